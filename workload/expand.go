@@ -1,0 +1,174 @@
+package workload
+
+import (
+	"fmt"
+	"math/rand/v2"
+)
+
+// Expand returns the stage's tasks: the listed ones followed by Count drawn
+// from Generate with r. Draw order is fixed so a seed fixes the result.
+func (s *Stage) Expand(r *rand.Rand) []Task {
+	tasks := append([]Task(nil), s.Tasks...)
+	for i := range tasks {
+		if tasks[i].Share == 0 {
+			tasks[i].Share = 1
+		}
+	}
+	g := s.Generate
+	if g == nil {
+		return tasks
+	}
+	for i := 0; i < g.Count; i++ {
+		t := Task{
+			Input:       g.Input.Sample(r, i, g.Count),
+			Share:       g.Share.Sample(r, i, g.Count),
+			Compute:     g.Compute.Sample(r, i, g.Count),
+			PerByte:     g.PerByte,
+			Output:      g.Output.Sample(r, i, g.Count),
+			OutputRatio: g.OutputRatio,
+			Pin:         NoPin,
+		}
+		if g.Share.Kind == "" && g.Share.A == 0 {
+			t.Share = 1
+		}
+		tasks = append(tasks, t)
+	}
+	return tasks
+}
+
+// FieldError is a validation error at a place in a job description. Path
+// uses YAML-path syntax relative to the job, e.g. "stages[1].after[0].stage",
+// so a loader can point at the line in the file.
+type FieldError struct {
+	Path string
+	Msg  string
+}
+
+func (e *FieldError) Error() string { return e.Path + ": " + e.Msg }
+
+// Validate checks that a job is internally consistent: unique non-empty
+// stage ids, dependencies on existing earlier-or-later stages without
+// cycles, sane numbers, one-to-one edges between stages of equal size.
+// machines is the cluster size for pins (0 skips the pin check).
+func (j *Job) Validate(machines int) error {
+	if j.ID == "" {
+		return &FieldError{"id", "a job needs a non-empty id"}
+	}
+	if j.Arrival < 0 {
+		return &FieldError{"arrival", fmt.Sprintf("arrival %g is negative", j.Arrival)}
+	}
+	if len(j.Stages) == 0 {
+		return &FieldError{"stages", "a job needs at least one stage"}
+	}
+	index := map[string]int{}
+	for i, s := range j.Stages {
+		p := fmt.Sprintf("stages[%d]", i)
+		if s.ID == "" {
+			return &FieldError{p + ".id", "a stage needs a non-empty id"}
+		}
+		if _, dup := index[s.ID]; dup {
+			return &FieldError{p + ".id", fmt.Sprintf("stage id %q is used twice in job %q", s.ID, j.ID)}
+		}
+		index[s.ID] = i
+		if s.TotalTasks() == 0 {
+			return &FieldError{p + ".tasks", "a stage needs at least one task (tasks or count)"}
+		}
+		for k, t := range s.Tasks {
+			if err := t.validate(machines); err != nil {
+				return &FieldError{fmt.Sprintf("%s.tasks[%d].%s", p, k, err.Path), err.Msg}
+			}
+		}
+		if g := s.Generate; g != nil {
+			if g.Count < 0 {
+				return &FieldError{p + ".count", fmt.Sprintf("count %d is negative", g.Count)}
+			}
+			for _, d := range []struct {
+				name string
+				dist Dist
+			}{{"input", g.Input}, {"share", g.Share}, {"compute", g.Compute}, {"output", g.Output}} {
+				if err := d.dist.Validate(); err != nil {
+					return &FieldError{p + "." + d.name, err.Error()}
+				}
+			}
+			if g.PerByte < 0 || g.OutputRatio < 0 {
+				return &FieldError{p, "per_byte and output_ratio must be >= 0"}
+			}
+		}
+	}
+	for i, s := range j.Stages {
+		for k, d := range s.After {
+			p := fmt.Sprintf("stages[%d].after[%d]", i, k)
+			pi, ok := index[d.Stage]
+			if !ok {
+				return &FieldError{p, fmt.Sprintf("unknown stage %q (job %q has: %v)", d.Stage, j.ID, stageIDs(j))}
+			}
+			if pi == i {
+				return &FieldError{p, fmt.Sprintf("stage %q depends on itself", s.ID)}
+			}
+			if d.SlowStart < 0 || d.SlowStart > 1 {
+				return &FieldError{p + ".slowstart", fmt.Sprintf("slow-start %g must be within [0, 1]", d.SlowStart)}
+			}
+			if d.Pattern == OneToOne && j.Stages[pi].TotalTasks() != s.TotalTasks() {
+				return &FieldError{p, fmt.Sprintf("one-to-one edge needs equal task counts, %q has %d and %q has %d",
+					d.Stage, j.Stages[pi].TotalTasks(), s.ID, s.TotalTasks())}
+			}
+		}
+	}
+	if cyc := j.findCycle(index); cyc != "" {
+		return &FieldError{"stages", "stage dependencies form a cycle through " + cyc}
+	}
+	return nil
+}
+
+func (t *Task) validate(machines int) *FieldError {
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"input", t.Input}, {"share", t.Share}, {"compute", t.Compute}, {"per_byte", t.PerByte}, {"output", t.Output}, {"output_ratio", t.OutputRatio}} {
+		if f.v < 0 {
+			return &FieldError{f.name, fmt.Sprintf("%s %g is negative", f.name, f.v)}
+		}
+	}
+	if t.Pin != NoPin && (t.Pin < 0 || machines > 0 && t.Pin >= machines) {
+		return &FieldError{"pin", fmt.Sprintf("pin %d is not a machine index (cluster has machines 0..%d)", t.Pin, machines-1)}
+	}
+	return nil
+}
+
+func stageIDs(j *Job) []string {
+	ids := make([]string, len(j.Stages))
+	for i, s := range j.Stages {
+		ids[i] = s.ID
+	}
+	return ids
+}
+
+// findCycle returns the id of a stage on a dependency cycle, or "".
+func (j *Job) findCycle(index map[string]int) string {
+	state := make([]int8, len(j.Stages)) // 0 new, 1 on stack, 2 done
+	var visit func(i int) string
+	visit = func(i int) string {
+		state[i] = 1
+		for _, d := range j.Stages[i].After {
+			p := index[d.Stage]
+			if state[p] == 1 {
+				return j.Stages[p].ID
+			}
+			if state[p] == 0 {
+				if c := visit(p); c != "" {
+					return c
+				}
+			}
+		}
+		state[i] = 2
+		return ""
+	}
+	for i := range j.Stages {
+		if state[i] == 0 {
+			if c := visit(i); c != "" {
+				return c
+			}
+		}
+	}
+	return ""
+}
