@@ -1,0 +1,135 @@
+package metrics
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/netsched/netsched/outdir"
+)
+
+// Summary is summary.json: every number a comparison needs, nothing that
+// depends on the wall clock.
+type Summary struct {
+	Version         string         `json:"version"`
+	Scenario        any            `json:"scenario"`
+	Seed            uint64         `json:"seed"`
+	Scheduler       string         `json:"scheduler"`
+	SchedulerParams map[string]any `json:"scheduler_params,omitempty"`
+	Jobs            int            `json:"jobs"`
+	Tasks           int            `json:"tasks"`
+	JCT             Stats          `json:"jct"`
+	JCTByBin        []BinStats     `json:"jct_by_bin"`
+	Makespan        float64        `json:"makespan"`
+	Throughput      float64        `json:"throughput"` // jobs per second of makespan
+	Bytes           Bytes          `json:"bytes"`
+	NodeLocality    float64        `json:"node_locality"` // share of file-reading tasks that ran node-local
+	Decisions       int            `json:"decisions"`
+	Offers          int            `json:"offers"`
+	Events          int            `json:"events"`
+	MonitorSamples  int            `json:"monitor_samples"`
+	Congested       int            `json:"congested_samples"` // samples with cross-rack utilisation >= threshold
+	OCSReconfigs    int            `json:"ocs_reconfigurations"`
+}
+
+// BinStats is JCT per job-size bin.
+type BinStats struct {
+	Bin string `json:"bin"`
+	Stats
+}
+
+// Timing is timing.json: wall-clock figures, kept apart so that everything
+// else is byte-identical between runs.
+type Timing struct {
+	WallSeconds       float64 `json:"wall_seconds"`
+	SchedulerSeconds  float64 `json:"scheduler_seconds"`
+	Decisions         int     `json:"decisions"`
+	MicrosPerDecision float64 `json:"micros_per_decision"`
+	EventsPerSecond   float64 `json:"events_per_second"`
+}
+
+// TimelineRow is one monitor sample in timeline.csv.
+type TimelineRow struct {
+	Time                 float64
+	CrossRackUtilization float64
+	Saturated            bool
+	MaxLinkUtilization   float64
+	MeanReceiveRate      float64
+}
+
+// Result is everything a run produced.
+type Result struct {
+	Summary  Summary
+	Jobs     []JobRecord
+	Tasks    []TaskRecord // only when requested
+	Timeline []TimelineRow
+	Timing   Timing
+}
+
+// Files renders the output files: summary.json, jobs.csv, timing.json, and
+// tasks.csv / timeline.csv when they were recorded.
+func (r *Result) Files() ([]outdir.File, error) {
+	sum, err := json.MarshalIndent(r.Summary, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("summary.json: %w", err)
+	}
+	tim, err := json.MarshalIndent(r.Timing, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	files := []outdir.File{
+		{Name: "summary.json", Data: append(sum, '\n')},
+		{Name: "jobs.csv", Data: r.jobsCSV()},
+		{Name: "timing.json", Data: append(tim, '\n')},
+	}
+	if r.Tasks != nil {
+		files = append(files, outdir.File{Name: "tasks.csv", Data: r.tasksCSV()})
+	}
+	if r.Timeline != nil {
+		files = append(files, outdir.File{Name: "timeline.csv", Data: r.timelineCSV()})
+	}
+	return files, nil
+}
+
+// F formats a float the same way everywhere (shortest exact representation).
+func F(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// JobsHeader is the column list of jobs.csv.
+var JobsHeader = []string{"job_id", "user", "queue", "arrival", "start", "finish", "jct", "tasks",
+	"input_bytes", "shuffle_bytes", "dependent_bytes", "cross_rack_bytes", "output_bytes", "node_local_tasks", "file_tasks", "class"}
+
+func (r *Result) jobsCSV() []byte {
+	rows := [][]string{JobsHeader}
+	for _, j := range r.Jobs {
+		rows = append(rows, []string{j.ID, j.User, j.Queue, F(j.Arrival), F(j.Start), F(j.Finish), F(j.JCT),
+			strconv.Itoa(j.Tasks), F(j.InputBytes), F(j.ShuffleBytes), F(j.DepBytes), F(j.CrossRack), F(j.OutputBytes),
+			strconv.Itoa(j.LocalMaps), strconv.Itoa(j.FileTasks), j.Class})
+	}
+	return csvBytes(rows)
+}
+
+func (r *Result) tasksCSV() []byte {
+	rows := [][]string{{"job_id", "stage", "index", "machine", "ready", "start", "input_done", "finish", "input_bytes", "output_bytes", "locality"}}
+	for _, t := range r.Tasks {
+		rows = append(rows, []string{t.Job, t.Stage, strconv.Itoa(t.Index), strconv.Itoa(t.Machine), F(t.Ready), F(t.Start),
+			F(t.InputDone), F(t.Finish), F(t.InputBytes), F(t.Output), t.Locality})
+	}
+	return csvBytes(rows)
+}
+
+func (r *Result) timelineCSV() []byte {
+	rows := [][]string{{"time", "cross_rack_utilization", "saturated", "max_link_utilization", "mean_receive_rate"}}
+	for _, s := range r.Timeline {
+		rows = append(rows, []string{F(s.Time), F(s.CrossRackUtilization), strconv.FormatBool(s.Saturated), F(s.MaxLinkUtilization), F(s.MeanReceiveRate)})
+	}
+	return csvBytes(rows)
+}
+
+func csvBytes(rows [][]string) []byte {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.WriteAll(rows) // writes to memory: cannot fail
+	return b.Bytes()
+}

@@ -1,0 +1,50 @@
+package sim
+
+import "github.com/netsched/netsched/workload"
+
+// checkInvariants asserts, after every instant, what must hold in any run
+// (scenario `engine: {check: true}`; tests run with it on). The first
+// violation stops the run with the instant that broke it.
+func (e *Engine) checkInvariants() {
+	for _, m := range e.machines {
+		busy := 0
+		inInput := 0
+		for _, t := range m.Running {
+			busy++
+			if t.State == InInput {
+				inInput++
+			}
+			if t.Machine != m.ID || t.State != InInput && t.State != Computing {
+				e.fail("check: %s is listed on machine %d in state %s", t, m.ID, t.State)
+				return
+			}
+		}
+		if busy > m.Slots || m.Free != m.Slots-busy || m.Free < 0 {
+			e.fail("check: machine %d has %d of %d slots busy but %d free", m.ID, busy, m.Slots, m.Free)
+			return
+		}
+		if inInput != m.InputPhase {
+			e.fail("check: machine %d counts %d input-phase tasks, has %d", m.ID, m.InputPhase, inInput)
+			return
+		}
+		for _, t := range m.Running {
+			if !t.Stage.Ready {
+				e.fail("check: %s runs before its stage is ready", t)
+				return
+			}
+			for _, edge := range t.Stage.Parents {
+				if edge.Kind == workload.StartsAfter && edge.Parent.Finished < len(edge.Parent.Tasks) {
+					e.fail("check: %s runs before parent stage %s finished", t, edge.Parent.ID)
+					return
+				}
+			}
+		}
+	}
+	links, load := e.net.Links(), e.net.LinkLoad()
+	for i, l := range links {
+		if load[i] > l.Capacity*(1+1e-9)+1e-9 {
+			e.fail("check: link %s carries %g bytes/s, above its capacity %g", l.Name, load[i], l.Capacity)
+			return
+		}
+	}
+}

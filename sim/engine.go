@@ -1,0 +1,235 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/netsched/netsched/metrics"
+	"github.com/netsched/netsched/network"
+	"github.com/netsched/netsched/scenario"
+	"github.com/netsched/netsched/workload"
+)
+
+var inf = math.Inf(1)
+
+// Engine is one simulation run. Build it with New and call Run once.
+type Engine struct {
+	sc       *scenario.Scenario
+	now      float64
+	events   eventHeap
+	net      network.API
+	machines []*Machine
+	rackOf   []int
+	view     *View
+
+	sched       Scheduler
+	global      Global
+	flowClasser FlowClasser
+	placer      DataPlacer
+	observer    Observer
+	ticker      Ticker
+	heartbeats  bool // per-machine heartbeats are generated
+
+	src         workload.Source
+	srcDone     bool
+	pendingSpec *workload.Job // read from the source, arriving next
+	jobs        []*Job        // active jobs in arrival order
+	jobsByID    map[string]*Job
+	outputs     map[string]*jobOutput // job id -> output record (for workflows)
+	nextSeq     int
+	unfinished  int // arrived, not finished
+
+	flows   map[int64]*flowRec
+	flowSeq int64
+
+	// scheduling-pass bookkeeping
+	slotChanged  []int
+	changedMark  []bool
+	taskArrival  bool
+	rotate       int
+	hbScheduled  []bool
+	hbPhase      []float64
+	waitingTotal int
+
+	rng       *rand.Rand // DFS placement and heartbeat phases
+	knowledge *knowledge
+	metrics   *collector
+	check     bool
+	err       error
+	stats     runStats
+}
+
+// flowRec ties a network flow to the task that receives it.
+type flowRec struct {
+	task  *Task
+	src   int
+	bytes float64
+	kind  byteKind
+	id    network.FlowID
+}
+
+type runStats struct {
+	events, decisions, offers int
+}
+
+// New prepares a run of sc with scheduler s (see NewScheduler). It fails on
+// an invalid network description.
+func New(sc *scenario.Scenario, s Scheduler) (*Engine, error) {
+	e := &Engine{sc: sc, sched: s, jobsByID: map[string]*Job{}, outputs: map[string]*jobOutput{},
+		flows: map[int64]*flowRec{}, check: sc.Check}
+	e.rng = rand.New(rand.NewPCG(sc.Seed, 0x6e657473636865)) // "netsche"
+	for i, m := range sc.Machines {
+		e.machines = append(e.machines, &Machine{ID: i, Rack: m.Rack, Slots: m.Slots, Free: m.Slots, NIC: m.NIC})
+		e.rackOf = append(e.rackOf, m.Rack)
+	}
+	e.changedMark = make([]bool, len(e.machines))
+	e.hbScheduled = make([]bool, len(e.machines))
+	e.hbPhase = make([]float64, len(e.machines))
+	cfg := sc.Network
+	kn, err := newKnowledge(sc.Knowledge, sc.Seed)
+	if err != nil {
+		return nil, err
+	}
+	e.knowledge = kn
+	e.metrics = newCollector(sc)
+	prev := cfg.Monitor.OnSample
+	cfg.Monitor.OnSample = func(smp network.Sample) {
+		e.metrics.sample(smp)
+		if prev != nil {
+			prev(smp)
+		}
+	}
+	net, err := network.New(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("network: %w", err)
+	}
+	e.net = net
+	e.view = &View{e: e}
+	e.global, _ = s.(Global)
+	e.flowClasser, _ = s.(FlowClasser)
+	e.placer, _ = s.(DataPlacer)
+	e.observer, _ = s.(Observer)
+	e.ticker, _ = s.(Ticker)
+	if hb, ok := s.(Heartbeater); ok && hb.Heartbeats() || sc.HeartbeatOnly {
+		e.heartbeats = true
+		for i := range e.hbPhase {
+			e.hbPhase[i] = e.rng.Float64() * sc.Heartbeat
+		}
+	}
+	return e, nil
+}
+
+// Run simulates until every job finished, and returns the result.
+func (e *Engine) Run() (*metrics.Result, error) {
+	src, err := e.sc.OpenWorkload()
+	if err != nil {
+		return nil, err
+	}
+	e.src = src
+	if in, ok := e.sched.(Initializer); ok {
+		if err := in.Init(e.view); err != nil {
+			return nil, fmt.Errorf("scheduler init: %w", err)
+		}
+	}
+	if err := e.readNextJob(); err != nil {
+		return nil, err
+	}
+	if e.ticker != nil && e.ticker.TickInterval() > 0 {
+		e.events.push(event{time: e.ticker.TickInterval(), kind: evTick})
+	}
+	idleSince := 0.0
+	for e.err == nil {
+		if e.unfinished == 0 && e.srcDone {
+			break
+		}
+		t := math.Min(e.events.peekTime(), e.net.NextEvent())
+		if math.IsInf(t, 1) {
+			return nil, e.stalled()
+		}
+		e.now = t
+		e.net.AdvanceTo(t, e.flowDone)
+		for e.err == nil && e.events.Len() > 0 && e.events.peekTime() <= t {
+			e.handle(e.events.pop())
+		}
+		if e.err != nil {
+			break
+		}
+		e.schedulingPass()
+		if e.check {
+			e.checkInvariants()
+		}
+		// A run whose work can never progress (a scheduler that keeps
+		// declining, with nothing running) would otherwise spin on monitor
+		// samples and heartbeats forever.
+		if e.busy() {
+			idleSince = t
+		} else if t-idleSince > 1e4*math.Max(e.sc.Heartbeat, 1) && e.events.peekTime() > t+1e4 || t-idleSince > 1e7 {
+			return nil, e.stalled()
+		}
+	}
+	if e.err != nil {
+		return nil, e.err
+	}
+	return e.metrics.result(e), nil
+}
+
+// busy reports whether something can still make progress by itself.
+func (e *Engine) busy() bool {
+	if e.net.ActiveFlows() > 0 {
+		return true
+	}
+	for _, m := range e.machines {
+		if m.Free < m.Slots {
+			return true
+		}
+	}
+	return e.waitingTotal == 0 // only future arrivals or blocked jobs remain
+}
+
+func (e *Engine) stalled() error {
+	return fmt.Errorf("simulation stalled at t=%gs: %d job(s) unfinished, %d waiting task(s), nothing running; scheduler %T never placed them",
+		e.now, e.unfinished, e.waitingTotal, e.sched)
+}
+
+func (e *Engine) fail(format string, a ...any) {
+	if e.err == nil {
+		e.err = fmt.Errorf("t=%gs: "+format, append([]any{e.now}, a...)...)
+	}
+}
+
+func (e *Engine) handle(ev event) {
+	e.stats.events++
+	switch ev.kind {
+	case evArrival:
+		e.arrive()
+	case evComputeDone:
+		e.finishTask(ev.task)
+	case evHeartbeat:
+		e.heartbeat(ev.m)
+	case evTick:
+		e.ticker.Tick(e.view)
+		if e.unfinished > 0 || !e.srcDone {
+			e.events.push(event{time: e.now + e.ticker.TickInterval(), kind: evTick})
+		}
+	}
+}
+
+// readNextJob pulls one job from the source and schedules its arrival, so
+// only one future job is held in memory.
+func (e *Engine) readNextJob() error {
+	spec, ok, err := e.src.Next()
+	if err != nil {
+		return err
+	}
+	if !ok {
+		e.srcDone = true
+		return nil
+	}
+	if spec.Arrival < e.now {
+		return fmt.Errorf("workload: job %q arrives at %gs, before the previous job (%gs); sources must be sorted by arrival", spec.ID, spec.Arrival, e.now)
+	}
+	e.events.push(event{time: spec.Arrival, kind: evArrival})
+	e.pendingSpec = spec
+	return nil
+}

@@ -1,0 +1,147 @@
+package sim
+
+import "fmt"
+
+// markChanged records a slot change on machine m for this instant's pass.
+func (e *Engine) markChanged(m int) {
+	if !e.changedMark[m] {
+		e.changedMark[m] = true
+		e.slotChanged = append(e.slotChanged, m)
+	}
+	if e.heartbeats && !e.hbScheduled[m] {
+		e.scheduleHeartbeat(m)
+	}
+}
+
+// scheduleHeartbeat queues machine m's next heartbeat on its own phase grid.
+// Heartbeats of full machines or with no waiting work are not generated,
+// which keeps a day-long trace from costing a heartbeat per machine-second;
+// the grid keeps their timing as if they had been.
+func (e *Engine) scheduleHeartbeat(m int) {
+	h := e.sc.Heartbeat
+	k := (e.now - e.hbPhase[m]) / h
+	next := e.hbPhase[m] + h*float64(int64(k)+1)
+	if next <= e.now {
+		next += h
+	}
+	e.hbScheduled[m] = true
+	e.events.push(event{time: next, kind: evHeartbeat, m: m})
+}
+
+func (e *Engine) heartbeat(m int) {
+	e.hbScheduled[m] = false
+	mc := e.machines[m]
+	if mc.Free == 0 {
+		return // restarted by markChanged when a slot frees
+	}
+	if e.waitingTotal > 0 {
+		e.stats.offers++
+		if t := e.sched.Offer(e.view, m); t != nil {
+			e.apply(t, m)
+		}
+	}
+	if e.waitingTotal > 0 && mc.Free > 0 {
+		e.scheduleHeartbeat(m)
+	}
+}
+
+// schedulingPass consults the scheduler after all events of an instant,
+// unless the cluster offers only on heartbeats.
+func (e *Engine) schedulingPass() {
+	changed := e.slotChanged
+	arrival := e.taskArrival
+	e.slotChanged = e.slotChanged[:0]
+	e.taskArrival = false
+	for _, m := range changed {
+		e.changedMark[m] = false
+	}
+	if arrival && e.heartbeats {
+		for m, mc := range e.machines {
+			if mc.Free > 0 && !e.hbScheduled[m] {
+				e.scheduleHeartbeat(m)
+			}
+		}
+	}
+	if e.sc.HeartbeatOnly || e.waitingTotal == 0 || len(changed) == 0 && !arrival {
+		return
+	}
+	if e.global != nil {
+		e.stats.offers++
+		for _, p := range e.global.Schedule(e.view, Opportunity{SlotChanged: changed, TaskArrival: arrival}) {
+			if p.Task == nil || p.Machine < 0 || p.Machine >= len(e.machines) {
+				e.fail("scheduler %T returned an invalid placement %+v", e.sched, p)
+				return
+			}
+			e.apply(p.Task, p.Machine)
+			if e.err != nil {
+				return
+			}
+		}
+		return
+	}
+	order := changed
+	if arrival {
+		// Every machine with a free slot, starting at a rotating offset so
+		// that no machine is always offered first.
+		order = append([]int(nil), changed...)
+		n := len(e.machines)
+		e.rotate = (e.rotate + 1) % n
+		for k := 0; k < n; k++ {
+			m := (e.rotate + k) % n
+			if e.machines[m].Free > 0 && !contains(changed, m) {
+				order = append(order, m)
+			}
+		}
+	}
+	for _, m := range order {
+		for e.machines[m].Free > 0 && e.waitingTotal > 0 {
+			e.stats.offers++
+			t := e.sched.Offer(e.view, m)
+			if t == nil {
+				break
+			}
+			e.apply(t, m)
+			if e.err != nil {
+				return
+			}
+		}
+	}
+}
+
+func contains(xs []int, x int) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// apply validates and carries out one placement decision.
+func (e *Engine) apply(t *Task, m int) {
+	if err := e.validate(t, m); err != nil {
+		e.fail("scheduler %T: invalid decision (%s -> machine %d): %v", e.sched, t, m, err)
+		return
+	}
+	e.stats.decisions++
+	e.startTask(t, m)
+}
+
+func (e *Engine) validate(t *Task, m int) error {
+	if m < 0 || m >= len(e.machines) {
+		return fmt.Errorf("machine %d does not exist", m)
+	}
+	if e.jobsByID[t.Job().ID] != t.Job() {
+		return fmt.Errorf("the task's job is not active")
+	}
+	if t.State != Waiting {
+		return fmt.Errorf("the task is %s, not waiting", t.State)
+	}
+	if e.machines[m].Free <= 0 {
+		return fmt.Errorf("machine %d has no free slot", m)
+	}
+	if t.Pin >= 0 && t.Pin != m {
+		return fmt.Errorf("the task is pinned to machine %d", t.Pin)
+	}
+	return nil
+}

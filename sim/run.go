@@ -1,0 +1,37 @@
+package sim
+
+import (
+	"time"
+
+	"github.com/netsched/netsched/metrics"
+	"github.com/netsched/netsched/scenario"
+)
+
+// Run builds the scenario's scheduler and simulates it: the library entry
+// point behind `netsched run`.
+func Run(sc *scenario.Scenario) (*metrics.Result, error) {
+	s, err := NewScheduler(sc.Scheduler.Name, sc.Scheduler.Params)
+	if err != nil {
+		return nil, err
+	}
+	return RunWith(sc, s)
+}
+
+// RunWith simulates sc with an already built scheduler (library use).
+func RunWith(sc *scenario.Scenario, s Scheduler) (*metrics.Result, error) {
+	e, err := New(sc, s)
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	res, err := e.Run()
+	if err != nil {
+		return nil, err
+	}
+	wall := time.Since(start).Seconds()
+	res.Timing = metrics.Timing{WallSeconds: wall, Decisions: e.stats.decisions}
+	if wall > 0 {
+		res.Timing.EventsPerSecond = float64(e.stats.events) / wall
+	}
+	return res, nil
+}
