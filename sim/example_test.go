@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/netsched/netsched/metrics"
-	_ "github.com/netsched/netsched/sched/all"
 	"github.com/netsched/netsched/scenario"
+	_ "github.com/netsched/netsched/sched/all"
 	"github.com/netsched/netsched/sim"
 )
 

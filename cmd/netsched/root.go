@@ -1,0 +1,26 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	_ "github.com/netsched/netsched/sched/all"
+	"github.com/netsched/netsched/sim"
+)
+
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "netsched",
+		Short:         "Network-aware scheduling of data-parallel jobs, simulated exactly",
+		Version:       sim.Version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(newRunCmd(), newSchedulersCmd())
+	for _, extra := range extraCommands {
+		root.AddCommand(extra())
+	}
+	return root
+}
+
+// extraCommands are registered by the other command files of this package.
+var extraCommands []func() *cobra.Command
