@@ -13,6 +13,10 @@ import (
 
 var inf = math.Inf(1)
 
+// stallAfter is how long (simulated seconds) waiting work may sit on an idle
+// cluster before the run is declared stalled.
+const stallAfter = 86400
+
 // Engine is one simulation run. Build it with New and call Run once.
 type Engine struct {
 	sc       *scenario.Scenario
@@ -161,10 +165,11 @@ func (e *Engine) Run() (*metrics.Result, error) {
 		}
 		// A run whose work can never progress (a scheduler that keeps
 		// declining, with nothing running) would otherwise spin on monitor
-		// samples and heartbeats forever.
+		// samples and heartbeats forever. No scheduler has a reason to keep
+		// an idle cluster idle for a simulated day.
 		if e.busy() {
 			idleSince = t
-		} else if t-idleSince > 1e4*math.Max(e.sc.Heartbeat, 1) && e.events.peekTime() > t+1e4 || t-idleSince > 1e7 {
+		} else if t-idleSince > stallAfter {
 			return nil, e.stalled()
 		}
 	}

@@ -46,14 +46,23 @@ func (e *Engine) heartbeat(m int) {
 }
 
 // schedulingPass consults the scheduler after all events of an instant,
-// unless the cluster offers only on heartbeats.
+// unless the cluster offers only on heartbeats. A placement can itself
+// change a slot at the same instant (a task with no input leaves its input
+// phase at once), so passes repeat while they place tasks and leave news.
 func (e *Engine) schedulingPass() {
-	changed := e.slotChanged
+	for e.passOnce() && (len(e.slotChanged) > 0 || e.taskArrival) && e.err == nil {
+	}
+}
+
+// passOnce runs one pass and reports whether it placed a task.
+func (e *Engine) passOnce() (placed bool) {
+	decided := e.stats.decisions
+	changed := append([]int(nil), e.slotChanged...)
 	arrival := e.taskArrival
 	e.slotChanged = e.slotChanged[:0]
 	e.taskArrival = false
 	for _, m := range changed {
-		e.changedMark[m] = false
+		e.changedMark[m] = false // news during this pass is for the next one
 	}
 	if arrival && e.heartbeats {
 		for m, mc := range e.machines {
@@ -62,6 +71,7 @@ func (e *Engine) schedulingPass() {
 			}
 		}
 	}
+	defer func() { placed = e.stats.decisions > decided }()
 	if e.sc.HeartbeatOnly || e.waitingTotal == 0 || len(changed) == 0 && !arrival {
 		return
 	}
@@ -83,12 +93,15 @@ func (e *Engine) schedulingPass() {
 	if arrival {
 		// Every machine with a free slot, starting at a rotating offset so
 		// that no machine is always offered first.
-		order = append([]int(nil), changed...)
 		n := len(e.machines)
+		listed := make([]bool, n)
+		for _, m := range changed {
+			listed[m] = true
+		}
 		e.rotate = (e.rotate + 1) % n
 		for k := 0; k < n; k++ {
 			m := (e.rotate + k) % n
-			if e.machines[m].Free > 0 && !contains(changed, m) {
+			if e.machines[m].Free > 0 && !listed[m] {
 				order = append(order, m)
 			}
 		}
@@ -106,15 +119,7 @@ func (e *Engine) schedulingPass() {
 			}
 		}
 	}
-}
-
-func contains(xs []int, x int) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
-	}
-	return false
+	return
 }
 
 // apply validates and carries out one placement decision.
