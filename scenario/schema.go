@@ -119,7 +119,7 @@ type StageSpec struct {
 	Compute     DurationDist `yaml:"compute,omitempty"`
 	Rate        units.Rate   `yaml:"rate,omitempty"` // processing rate: adds input bytes / rate to compute
 	Output      BytesDist    `yaml:"output,omitempty"`
-	OutputRatio float64      `yaml:"output_ratio,omitempty"`
+	OutputRatio float64      `yaml:"output_ratio,omitempty" json:"output_ratio"` // json tag: the JSONL fast path
 }
 
 // TaskSpec is one explicit task.
@@ -129,7 +129,7 @@ type TaskSpec struct {
 	Compute     units.Duration `yaml:"compute,omitempty"`
 	Rate        units.Rate     `yaml:"rate,omitempty"`
 	Output      units.Bytes    `yaml:"output,omitempty"`
-	OutputRatio float64        `yaml:"output_ratio,omitempty"`
+	OutputRatio float64        `yaml:"output_ratio,omitempty" json:"output_ratio"` // json tag: the JSONL fast path
 	Pin         *int           `yaml:"pin,omitempty"`
 }
 

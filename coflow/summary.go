@@ -1,0 +1,133 @@
+package coflow
+
+import (
+	"math"
+	"slices"
+)
+
+// Record is one coflow's outcome. Times are seconds, sizes bytes.
+type Record struct {
+	ID      string
+	Arrival float64
+	Finish  float64 // when its last flow finished (= Arrival without flows)
+	CCT     float64 // Finish - Arrival
+	Bytes   float64 // all shuffle bytes of the coflow, node-local shares included
+	Width   int     // number of network flows
+	// LongestFlow is the largest flow in bytes; it decides the short/long bin.
+	LongestFlow float64
+}
+
+// Short reports whether the coflow's longest flow is under ShortFlowLimit.
+func (r *Record) Short() bool { return r.LongestFlow < ShortFlowLimit }
+
+// Narrow reports whether the coflow has at most NarrowWidth flows.
+func (r *Record) Narrow() bool { return r.Width <= NarrowWidth }
+
+// Stats summarise a set of CCTs. Percentiles use the nearest-rank method
+// (the smallest value with at least p% of the values at or below it). With
+// Count 0 every field is 0.
+type Stats struct {
+	Count int     `json:"count"`
+	Mean  float64 `json:"mean"`
+	P50   float64 `json:"p50"`
+	P95   float64 `json:"p95"`
+	P99   float64 `json:"p99"`
+	Max   float64 `json:"max"`
+}
+
+// Bins are the Varys coflow categories.
+type Bins struct {
+	ShortNarrow Stats `json:"short_narrow"`
+	ShortWide   Stats `json:"short_wide"`
+	LongNarrow  Stats `json:"long_narrow"`
+	LongWide    Stats `json:"long_wide"`
+}
+
+// Summary is what summary.json holds.
+type Summary struct {
+	Policy       string  `json:"policy"`
+	AaloWeighted bool    `json:"aalo_weighted,omitempty"`
+	Reschedule   string  `json:"reschedule"` // events that trigger a reallocation
+	PortSpeed    float64 `json:"port_speed"` // bytes/s
+	Ports        int     `json:"ports"`
+	Coflows      int     `json:"coflows"`
+	Flows        int     `json:"flows"`
+	Bytes        float64 `json:"bytes"`         // all shuffle bytes
+	NetworkBytes float64 `json:"network_bytes"` // bytes carried by flows
+	Makespan     float64 `json:"makespan"`      // last finish - first arrival
+	Reallocs     int     `json:"reallocations"` // explicit-rate reallocations
+	CCT          Stats   `json:"cct"`
+	Bins         Bins    `json:"bins"`
+	// Definitions, so that the file explains itself.
+	ShortFlowLimit float64 `json:"short_flow_limit"` // bytes
+	NarrowWidth    int     `json:"narrow_width"`     // flows
+}
+
+// Result is a replay's outcome.
+type Result struct {
+	Coflows []Record // trace order
+	Summary Summary
+}
+
+func (r *replayer) result() *Result {
+	s := Summary{
+		Policy: r.opt.Policy, AaloWeighted: r.opt.Policy == Aalo && r.opt.AaloWeighted,
+		PortSpeed: r.opt.PortSpeed, Ports: r.tr.Ports, Coflows: len(r.recs), Flows: r.flows,
+		Reallocs: r.reallocs, ShortFlowLimit: ShortFlowLimit, NarrowWidth: NarrowWidth,
+	}
+	switch {
+	case r.opt.Policy == Fair:
+		s.Reschedule = "none (network max-min)"
+	case r.opt.RescheduleOnFlowCompletion:
+		s.Reschedule = "coflow arrival, coflow departure, flow completion"
+	default:
+		s.Reschedule = "coflow arrival, coflow departure"
+	}
+	if r.opt.Policy == Aalo {
+		s.Reschedule += ", queue change"
+	}
+	var all []float64
+	var bins [4][]float64
+	first, last := math.Inf(1), math.Inf(-1)
+	for i := range r.recs {
+		rec := &r.recs[i]
+		s.Bytes += rec.Bytes
+		all = append(all, rec.CCT)
+		b := 0
+		if !rec.Short() {
+			b += 2
+		}
+		if !rec.Narrow() {
+			b++
+		}
+		bins[b] = append(bins[b], rec.CCT)
+		first, last = min(first, rec.Arrival), max(last, rec.Finish)
+	}
+	s.NetworkBytes = r.netBytes
+	if len(r.recs) > 0 {
+		s.Makespan = last - first
+	}
+	s.CCT = stats(all)
+	s.Bins = Bins{stats(bins[0]), stats(bins[1]), stats(bins[2]), stats(bins[3])}
+	return &Result{Coflows: r.recs, Summary: s}
+}
+
+// stats computes the summary of xs (which it sorts).
+func stats(xs []float64) Stats {
+	if len(xs) == 0 {
+		return Stats{}
+	}
+	slices.Sort(xs)
+	var sum float64
+	for _, x := range xs {
+		sum += x
+	}
+	return Stats{Count: len(xs), Mean: sum / float64(len(xs)),
+		P50: rank(xs, 50), P95: rank(xs, 95), P99: rank(xs, 99), Max: xs[len(xs)-1]}
+}
+
+// rank is the nearest-rank p-th percentile of sorted xs.
+func rank(xs []float64, p float64) float64 {
+	k := int(math.Ceil(p / 100 * float64(len(xs))))
+	return xs[min(max(k, 1), len(xs))-1]
+}

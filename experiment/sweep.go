@@ -1,0 +1,139 @@
+package experiment
+
+import (
+	"slices"
+
+	"github.com/netsched/netsched/scenario"
+)
+
+// Sweep is a parsed sweep file: a base scenario document, the schedulers
+// and seeds to run it with, and a grid of scenario fields to vary.
+type Sweep struct {
+	Name        string
+	Description string
+	Path        string // the sweep file ("" when built in code)
+
+	Base     map[string]any // the scenario document every cell starts from
+	BaseName string         // where Base came from, for messages
+	BaseDir  string         // anchors relative trace paths of the scenario
+
+	Schedulers []SchedulerChoice // empty: the base scenario's scheduler
+	Seeds      []uint64          // empty: the base scenario's seed
+	Grid       []Axis            // sorted by key
+	Metrics    []string
+	Record     Record
+	Report     ReportHints
+}
+
+// SchedulerChoice is one entry of `schedulers:`. Label names it in tables
+// (default: Name) so that one scheduler may appear with several settings.
+type SchedulerChoice struct {
+	Label  string
+	Name   string
+	Params map[string]any
+}
+
+// Axis is one grid key: a dotted path into the scenario document and the
+// values to try, in file order.
+type Axis struct {
+	Key    string
+	Values []any
+}
+
+// Record chooses the optional run files kept per cell.
+type Record struct {
+	// Tasks: "auto" (default) keeps tasks.csv for runs of at most
+	// GanttMaxTasks tasks or when the scenario asks for it; "always";
+	// "never".
+	Tasks string
+	// Timeline keeps timeline.csv (the network monitor's samples).
+	Timeline bool
+}
+
+// GanttMaxTasks is the largest run whose tasks are recorded by default (the
+// Gantt chart of slots is only readable for small runs).
+const GanttMaxTasks = 200
+
+// ReportHints are the sweep file's defaults for `netsched report`.
+type ReportHints struct {
+	Baseline string            `json:"baseline,omitempty"` // scheduler label; default the first
+	At       map[string]string `json:"at,omitempty"`       // grid key -> value for single-point figures
+}
+
+// axisKeys lists the grid keys in order (the table's parameter columns).
+func (s *Sweep) axisKeys() []string {
+	keys := make([]string, len(s.Grid))
+	for i, a := range s.Grid {
+		keys[i] = a.Key
+	}
+	return keys
+}
+
+// baseSeed is the seed the base scenario runs with.
+func (s *Sweep) baseSeed() uint64 {
+	switch v := s.Base["seed"].(type) {
+	case uint64:
+		if v > 0 {
+			return v
+		}
+	case int64:
+		if v > 0 {
+			return uint64(v)
+		}
+	}
+	return scenario.DefaultSeed
+}
+
+// baseScheduler reads the base scenario's `scheduler:` (a name or a
+// mapping {name, params}).
+func (s *Sweep) baseScheduler() SchedulerChoice {
+	switch v := s.Base["scheduler"].(type) {
+	case string:
+		return SchedulerChoice{Label: v, Name: v}
+	case map[string]any:
+		name, _ := v["name"].(string)
+		params, _ := v["params"].(map[string]any)
+		if name == "" {
+			name = scenario.DefaultScheduler
+		}
+		return SchedulerChoice{Label: name, Name: name, Params: params}
+	}
+	return SchedulerChoice{Label: scenario.DefaultScheduler, Name: scenario.DefaultScheduler}
+}
+
+// schedulers is the list the cells run: the file's or the base's own.
+func (s *Sweep) schedulers() []SchedulerChoice {
+	if len(s.Schedulers) > 0 {
+		return s.Schedulers
+	}
+	return []SchedulerChoice{s.baseScheduler()}
+}
+
+// seeds is the list the cells run.
+func (s *Sweep) seeds() []uint64 {
+	if len(s.Seeds) > 0 {
+		return s.Seeds
+	}
+	return []uint64{s.baseSeed()}
+}
+
+// SeedRange is n consecutive seeds starting at the base scenario's: what
+// `seeds: N` and `compare --seeds N` mean.
+func (s *Sweep) SeedRange(n int) []uint64 {
+	out := make([]uint64, n)
+	for i := range out {
+		out[i] = s.baseSeed() + uint64(i)
+	}
+	return out
+}
+
+// Labels lists the scheduler labels in sweep order.
+func (s *Sweep) Labels() []string {
+	var out []string
+	for _, c := range s.schedulers() {
+		out = append(out, c.Label)
+	}
+	return out
+}
+
+func (s *Sweep) hasLabel(l string) bool { return slices.Contains(s.Labels(), l) }

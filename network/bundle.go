@@ -1,0 +1,139 @@
+package network
+
+// flow is one active transfer. Its progress lives in its bundle: the flow is
+// done when the bundle's service clock reaches finish.
+type flow struct {
+	id       FlowID
+	tag      int64
+	size     float64
+	key      bundleKey
+	b        *bundle
+	finish   float64 // bundle clock value at which the flow completes
+	hidx     int     // position in b.flows
+	elephant bool
+}
+
+// bundleKey groups flows that always get the same per-flow rate: same
+// endpoints (hence same route), class, cap and explicit rate. Elephants are
+// kept apart from mice because only elephants may take a circuit.
+type bundleKey struct {
+	src, dst int32
+	elephant bool
+	class    int
+	cap      float64 // 0 = none
+	explicit float64 // < 0 = max-min shared
+}
+
+// bundle is a set of flows with one route and one per-flow rate. clock is the
+// bytes served to each of its flows since the bundle was created, so starting,
+// finishing or reading a flow never touches its siblings.
+type bundle struct {
+	key   bundleKey
+	seq   uint64 // creation order: deterministic tie-breaks
+	kind  pathKind
+	route []int32
+	pos   []int32 // pos[k] = index of this bundle in links[route[k]].bundles
+
+	flows []*flow // min-heap on (finish, id)
+	rate  float64 // per flow, bytes/s
+	clock float64 // per-flow service up to time last
+	last  float64
+	// served counts all bytes this bundle carried since it was created or
+	// last changed path; folded into Stats when it does.
+	served float64
+	next   float64 // time its first flow completes (Inf if never)
+	hidx   int     // position in the event heap, -1 if absent
+	aidx   int     // position in Network.all
+
+	mark    uint32 // component search epoch
+	pass    uint32 // water-filling pass (class) it belongs to
+	frozen  bool
+	newRate float64
+}
+
+func (b *bundle) n() float64 { return float64(len(b.flows)) }
+
+// advance brings the service clock up to now at the current rate.
+func (b *bundle) advance(now float64) {
+	if dt := now - b.last; dt > 0 {
+		s := b.rate * dt
+		b.clock += s
+		b.served += s * b.n()
+		b.last = now
+	}
+}
+
+// nextFinish is the time the first flow completes at the current rate.
+func (b *bundle) nextFinish() float64 {
+	if len(b.flows) == 0 || b.rate <= 0 {
+		return Inf
+	}
+	return b.last + max(0, b.flows[0].finish-b.clock)/b.rate
+}
+
+// Flow heap on (finish, id): the completion order inside a bundle.
+
+func flowLess(a, b *flow) bool {
+	if a.finish != b.finish {
+		return a.finish < b.finish
+	}
+	return a.id < b.id
+}
+
+func (b *bundle) push(f *flow) {
+	f.b = b
+	f.hidx = len(b.flows)
+	b.flows = append(b.flows, f)
+	b.up(f.hidx)
+}
+
+// remove takes f out of the heap.
+func (b *bundle) remove(f *flow) {
+	i, last := f.hidx, len(b.flows)-1
+	if i != last {
+		b.flows[i] = b.flows[last]
+		b.flows[i].hidx = i
+	}
+	b.flows[last] = nil
+	b.flows = b.flows[:last]
+	if i != last {
+		if !b.down(i) {
+			b.up(i)
+		}
+	}
+	f.b, f.hidx = nil, -1
+}
+
+func (b *bundle) up(i int) {
+	h := b.flows
+	for i > 0 {
+		p := (i - 1) / 2
+		if !flowLess(h[i], h[p]) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		h[i].hidx, h[p].hidx = i, p
+		i = p
+	}
+}
+
+func (b *bundle) down(i int) bool {
+	h := b.flows
+	start := i
+	for {
+		c := 2*i + 1
+		if c >= len(h) {
+			break
+		}
+		if c+1 < len(h) && flowLess(h[c+1], h[c]) {
+			c++
+		}
+		if !flowLess(h[c], h[i]) {
+			break
+		}
+		h[i], h[c] = h[c], h[i]
+		h[i].hidx, h[c].hidx = i, c
+		i = c
+	}
+	return i > start
+}

@@ -1,0 +1,314 @@
+package network
+
+import (
+	"fmt"
+	"math"
+)
+
+// Network is the flow-level model. It is not safe for concurrent use.
+type Network struct {
+	cfg   Config
+	topo  topology
+	links []link
+	now   float64
+
+	flows   map[FlowID]*flow
+	bundles map[bundleKey]*bundle
+	all     []*bundle // the same bundles, in a deterministic order
+	lastID  FlowID
+	seq     uint64
+	events  eventHeap
+
+	// Links whose bundles changed since the last allocation: the seeds of
+	// the component that allocate recomputes.
+	dirty []int32
+	epoch uint32
+	pass  uint32
+
+	doneBytes [3]float64 // bytes by pathKind of retired bundles and path changes
+
+	ocs *ocsState
+	mon *monitor
+
+	pending []Completion // found while a mutation moved time forward
+	batch   []Completion
+
+	// Allocation scratch, reused between calls.
+	compB    []*bundle
+	compL    []int32
+	classes  []int
+	byClass  [][]*bundle
+	capped   []*bundle
+	touched  []int32
+	lh       levelHeap
+	routeBuf []int32
+	// Allocations counts calls that recomputed rates; AllocatedBundles sums
+	// the bundles those calls covered (cost accounting for benchmarks).
+	Allocations, AllocatedBundles int64
+}
+
+var _ API = (*Network)(nil)
+
+// New validates cfg, applies the defaults and builds the network at time 0.
+func New(cfg Config) (*Network, error) {
+	cfg, err := withDefaults(cfg)
+	if err != nil {
+		return nil, err
+	}
+	n := &Network{
+		cfg:     cfg,
+		flows:   make(map[FlowID]*flow),
+		bundles: make(map[bundleKey]*bundle),
+	}
+	n.topo, n.links = buildTopology(cfg)
+	n.lh.links = n.links
+	if cfg.Kind == Hybrid {
+		n.ocs = newOCS(cfg.OCS, cfg.Racks)
+	}
+	if cfg.Monitor.Interval > 0 {
+		n.mon = newMonitor(cfg.Monitor, n)
+	}
+	return n, nil
+}
+
+// Config returns the configuration with defaults applied.
+func (n *Network) Config() Config { return n.cfg }
+
+// Now is the network's current time.
+func (n *Network) Now() float64 { return n.now }
+
+// at moves the clock to a mutation's time. Internal events due before it are
+// processed first; their completions wait for the next AdvanceTo call. A time
+// in the past is treated as the current time.
+func (n *Network) at(now float64) {
+	if now > n.now && !math.IsInf(now, 1) {
+		n.advance(now, func(c Completion) { n.pending = append(n.pending, c) })
+	}
+}
+
+// Start adds a flow at time now.
+func (n *Network) Start(now float64, f FlowSpec) (FlowID, error) {
+	M := len(n.topo.machines)
+	switch {
+	case math.IsNaN(now) || now < n.now:
+		return 0, fmt.Errorf("network: start at time %v, before the current time %v", now, n.now)
+	case f.Src < 0 || f.Src >= M || f.Dst < 0 || f.Dst >= M:
+		return 0, fmt.Errorf("network: flow %d->%d: machine out of range [0,%d)", f.Src, f.Dst, M)
+	case f.Src == f.Dst:
+		return 0, fmt.Errorf("network: flow %d->%d: a node-local transfer is not a flow", f.Src, f.Dst)
+	case !finite(f.Size) || f.Size <= 0:
+		return 0, fmt.Errorf("network: flow %d->%d: size %v must be positive and finite", f.Src, f.Dst, f.Size)
+	case f.Class < 0:
+		return 0, fmt.Errorf("network: flow %d->%d: class %d is negative", f.Src, f.Dst, f.Class)
+	case !finite(f.RateCap) || f.RateCap < 0:
+		return 0, fmt.Errorf("network: flow %d->%d: rate cap %v must be finite and >= 0", f.Src, f.Dst, f.RateCap)
+	}
+	n.at(now)
+	n.lastID++
+	fl := &flow{id: n.lastID, tag: f.Tag, size: f.Size}
+	fl.elephant = n.ocs != nil && f.Size >= n.cfg.OCS.ElephantThreshold &&
+		n.topo.kindOf(int32(f.Src), int32(f.Dst)) != pathIntra
+	fl.key = bundleKey{src: int32(f.Src), dst: int32(f.Dst), elephant: fl.elephant,
+		class: f.Class, cap: f.RateCap, explicit: -1}
+	n.flows[fl.id] = fl
+	n.join(fl, fl.key, f.Size)
+	return fl.id, nil
+}
+
+// Cancel removes an active flow; the bytes it already moved stay counted.
+// Unknown or finished ids are ignored.
+func (n *Network) Cancel(now float64, id FlowID) {
+	fl := n.flows[id]
+	if fl == nil {
+		return
+	}
+	n.at(now)
+	if fl = n.flows[id]; fl == nil { // finished while time moved
+		return
+	}
+	n.leave(fl)
+	delete(n.flows, id)
+}
+
+// SetClass changes a flow's priority class (negative values are ignored).
+func (n *Network) SetClass(now float64, id FlowID, class int) {
+	if class < 0 {
+		return
+	}
+	n.rekey(now, id, func(k *bundleKey) { k.class = class })
+}
+
+// SetRateCap caps a max-min flow's rate; 0 (or a bad value) removes the cap.
+func (n *Network) SetRateCap(now float64, id FlowID, c float64) {
+	if !finite(c) || c < 0 {
+		c = 0
+	}
+	n.rekey(now, id, func(k *bundleKey) { k.cap = c })
+}
+
+// SetRate pins a flow to an explicit rate (the cap does not apply to it);
+// rate < 0 returns it to max-min sharing.
+func (n *Network) SetRate(now float64, id FlowID, rate float64) {
+	if math.IsNaN(rate) || rate < 0 {
+		rate = -1
+	}
+	if math.IsInf(rate, 1) {
+		return
+	}
+	n.rekey(now, id, func(k *bundleKey) { k.explicit = rate })
+}
+
+// rekey moves a flow to the bundle of its changed key, keeping its progress.
+func (n *Network) rekey(now float64, id FlowID, change func(*bundleKey)) {
+	fl := n.flows[id]
+	if fl == nil {
+		return
+	}
+	k := fl.key
+	change(&k)
+	if k == fl.key {
+		return
+	}
+	n.at(now)
+	if fl = n.flows[id]; fl == nil {
+		return
+	}
+	rem := n.leave(fl)
+	fl.key = k
+	n.join(fl, k, rem)
+}
+
+// join puts fl with rem bytes left into the bundle of key k.
+func (n *Network) join(fl *flow, k bundleKey, rem float64) {
+	b := n.bundles[k]
+	if b == nil {
+		b = n.newBundle(k)
+	}
+	b.advance(n.now)
+	fl.finish = b.clock + rem
+	b.push(fl)
+	n.markDirty(b)
+}
+
+// leave takes fl out of its bundle and returns its remaining bytes.
+func (n *Network) leave(fl *flow) float64 {
+	b := fl.b
+	b.advance(n.now)
+	rem := max(0, fl.finish-b.clock)
+	b.remove(fl)
+	if len(b.flows) == 0 {
+		n.retire(b)
+	} else {
+		n.markDirty(b)
+	}
+	return rem
+}
+
+func (n *Network) newBundle(k bundleKey) *bundle {
+	n.seq++
+	b := &bundle{key: k, seq: n.seq, last: n.now, hidx: -1, next: Inf}
+	b.kind = n.topo.kindOf(k.src, k.dst)
+	if k.elephant && n.ocs.active(n.topo.machines[k.src].Rack, n.topo.machines[k.dst].Rack, n.now) {
+		b.kind = pathOCS
+	}
+	n.setRoute(b)
+	if k.elephant {
+		n.ocs.addElephant(b)
+	}
+	n.bundles[k] = b
+	b.aidx = len(n.all)
+	n.all = append(n.all, b)
+	return b
+}
+
+// setRoute computes b's links for its kind and attaches b to them.
+func (n *Network) setRoute(b *bundle) {
+	b.route = n.topo.route(b.route, b.key.src, b.key.dst, b.kind)
+	b.pos = b.pos[:0]
+	for _, l := range b.route {
+		ln := &n.links[l]
+		b.pos = append(b.pos, int32(len(ln.bundles)))
+		ln.bundles = append(ln.bundles, b)
+	}
+}
+
+// detach removes b from its links' bundle lists and marks the links dirty.
+func (n *Network) detach(b *bundle) {
+	for k, l := range b.route {
+		ln := &n.links[l]
+		i, last := b.pos[k], int32(len(ln.bundles)-1)
+		if i != last {
+			m := ln.bundles[last]
+			ln.bundles[i] = m
+			for mk, ml := range m.route {
+				if ml == l {
+					m.pos[mk] = i
+					break
+				}
+			}
+		}
+		ln.bundles[last] = nil
+		ln.bundles = ln.bundles[:last]
+		n.dirty = append(n.dirty, l)
+	}
+}
+
+// retire deletes an empty bundle, folding its bytes into the counters.
+func (n *Network) retire(b *bundle) {
+	b.advance(n.now)
+	n.doneBytes[b.kind] += b.served
+	n.detach(b)
+	if b.hidx >= 0 {
+		n.events.remove(b)
+	}
+	if b.key.elephant {
+		n.ocs.removeElephant(b)
+	}
+	delete(n.bundles, b.key)
+	last := len(n.all) - 1
+	if b.aidx != last {
+		n.all[b.aidx] = n.all[last]
+		n.all[b.aidx].aidx = b.aidx
+	}
+	n.all[last] = nil
+	n.all = n.all[:last]
+}
+
+// reroute moves a bundle (and its flows) to a path of another kind.
+func (n *Network) reroute(b *bundle, k pathKind) {
+	b.advance(n.now)
+	n.doneBytes[b.kind] += b.served
+	b.served = 0
+	n.detach(b)
+	b.kind = k
+	n.setRoute(b)
+	n.markDirty(b)
+}
+
+func (n *Network) markDirty(b *bundle) { n.dirty = append(n.dirty, b.route...) }
+
+// Remaining is the flow's bytes left at the current time (0 if unknown).
+func (n *Network) Remaining(id FlowID) float64 {
+	fl := n.flows[id]
+	if fl == nil {
+		return 0
+	}
+	b := fl.b
+	return max(0, fl.finish-b.clock-b.rate*(n.now-b.last))
+}
+
+// Rate is the flow's current rate in bytes/s (0 if unknown).
+func (n *Network) Rate(id FlowID) float64 {
+	fl := n.flows[id]
+	if fl == nil {
+		return 0
+	}
+	n.flush()
+	return fl.b.rate
+}
+
+// ActiveFlows is the number of flows started and not yet finished or cancelled.
+func (n *Network) ActiveFlows() int { return len(n.flows) }
+
+// ActiveBundles is the number of distinct (route, class, cap, rate) groups.
+func (n *Network) ActiveBundles() int { return len(n.bundles) }

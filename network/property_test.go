@@ -1,0 +1,344 @@
+package network
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// refFlow is a flow as the plain reference allocator sees it.
+type refFlow struct {
+	id       FlowID
+	route    []int
+	class    int
+	cap      float64
+	explicit float64 // < 0: max-min
+	size     float64
+	rem      float64
+}
+
+// refRates is progressive filling written as plainly as possible, per flow
+// and from scratch: explicit rates first, then class by class, raise every
+// unfrozen flow's rate together until a link fills or a cap is reached.
+func refRates(caps []float64, fs []*refFlow) []float64 {
+	rate := make([]float64, len(fs))
+	res := slices.Clone(caps)
+	var classes []int
+	for i, f := range fs {
+		if f.explicit >= 0 {
+			rate[i] = f.explicit
+			for _, l := range f.route {
+				res[l] -= f.explicit
+			}
+		} else if !slices.Contains(classes, f.class) {
+			classes = append(classes, f.class)
+		}
+	}
+	for l := range res {
+		res[l] = max(res[l], 0)
+	}
+	slices.Sort(classes)
+	for _, c := range classes {
+		var members []int
+		for i, f := range fs {
+			if f.explicit < 0 && f.class == c {
+				members = append(members, i)
+			}
+		}
+		frozen := make([]bool, len(fs))
+		level := 0.0
+		for {
+			used := make([]float64, len(caps))
+			cnt := make([]int, len(caps))
+			left := 0
+			for _, i := range members {
+				r := rate[i]
+				if !frozen[i] {
+					r = level
+					left++
+				}
+				for _, l := range fs[i].route {
+					used[l] += r
+					if !frozen[i] {
+						cnt[l]++
+					}
+				}
+			}
+			if left == 0 {
+				break
+			}
+			step := math.Inf(1)
+			for l := range caps {
+				if cnt[l] > 0 {
+					step = min(step, (res[l]-used[l])/float64(cnt[l]))
+				}
+			}
+			for _, i := range members {
+				if !frozen[i] && fs[i].cap > 0 {
+					step = min(step, fs[i].cap-level)
+				}
+			}
+			step = max(step, 0)
+			level += step
+			for l := range caps {
+				used[l] += float64(cnt[l]) * step
+			}
+			for _, i := range members {
+				if frozen[i] {
+					continue
+				}
+				if fs[i].cap > 0 && fs[i].cap <= level*(1+1e-12) {
+					frozen[i], rate[i] = true, fs[i].cap
+					continue
+				}
+				for _, l := range fs[i].route {
+					if res[l]-used[l] <= 1e-12*caps[l] {
+						frozen[i], rate[i] = true, level
+						break
+					}
+				}
+			}
+		}
+		for _, i := range members {
+			for _, l := range fs[i].route {
+				res[l] = max(0, res[l]-rate[i])
+			}
+		}
+	}
+	return rate
+}
+
+// refRoute follows the documented routing rules independently of topology.go.
+func refRoute(cfg Config, src, dst int) []int {
+	rs, rd := cfg.Machines[src].Rack, cfg.Machines[dst].Rack
+	if cfg.Kind == TwoTier && rs != rd {
+		rb := 2 * len(cfg.Machines)
+		return []int{2 * src, rb + 2*rs, rb + 2*rd + 1, 2*dst + 1}
+	}
+	return []int{2 * src, 2*dst + 1}
+}
+
+// refSim advances the reference flows by dt, returning completions.
+func refSim(caps []float64, fs []*refFlow, now, dt float64) ([]*refFlow, []Completion) {
+	var done []Completion
+	end := now + dt
+	for len(fs) > 0 {
+		rate := refRates(caps, fs)
+		step := end - now
+		for i, f := range fs {
+			if rate[i] > 0 {
+				step = min(step, f.rem/rate[i])
+			}
+		}
+		now += step
+		kept := fs[:0]
+		for i, f := range fs {
+			f.rem -= rate[i] * step
+			if f.rem <= 1e-9*f.size {
+				done = append(done, Completion{ID: f.id, Time: now, Size: f.size})
+			} else {
+				kept = append(kept, f)
+			}
+		}
+		fs = kept
+		if now >= end {
+			break
+		}
+	}
+	return fs, done
+}
+
+func checkAllocation(t *rapid.T, n *Network, cfg Config, fs []*refFlow) {
+	caps := make([]float64, len(n.Links()))
+	maxCap := 0.0
+	for i, li := range n.Links() {
+		caps[i] = li.Capacity
+		maxCap = max(maxCap, li.Capacity)
+	}
+	tol := 1e-9 * maxCap
+	load := n.LinkLoad()
+	for l := range caps {
+		if load[l] > caps[l]+tol {
+			t.Fatalf("link %d load %v above capacity %v", l, load[l], caps[l])
+		}
+	}
+	want := refRates(caps, fs)
+	got := make([]float64, len(fs))
+	for i, f := range fs {
+		got[i] = n.Rate(f.id)
+		if math.Abs(got[i]-want[i]) > tol {
+			t.Fatalf("flow %d (%+v): rate %v, reference %v", f.id, *f, got[i], want[i])
+		}
+	}
+	// Max-min optimality: every shared flow below its cap has a bottleneck,
+	// a link full with its own and higher classes on which no flow of its
+	// class is faster.
+	for i, f := range fs {
+		if f.explicit >= 0 || f.cap > 0 && got[i] >= f.cap-tol {
+			continue
+		}
+		ok := false
+		for _, l := range f.route {
+			used, fastest := 0.0, 0.0
+			for j, g := range fs {
+				if !slices.Contains(g.route, l) {
+					continue
+				}
+				if g.explicit >= 0 || g.class <= f.class {
+					used += got[j]
+				}
+				if g.explicit < 0 && g.class == f.class {
+					fastest = max(fastest, got[j])
+				}
+			}
+			if used >= caps[l]-tol && got[i] >= fastest-tol {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			t.Fatalf("flow %d (%+v) at rate %v has no bottleneck", f.id, *f, got[i])
+		}
+	}
+}
+
+// TestPropertyMatchesReference drives random small networks through random
+// starts, cancels, class/cap/rate changes and time steps, checking after
+// every operation that the allocation is feasible, max-min optimal and equal
+// to the reference allocator, and that completions match a reference
+// simulation built on it.
+func TestPropertyMatchesReference(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		nm := rapid.IntRange(2, 6).Draw(t, "machines")
+		per := rapid.IntRange(1, 3).Draw(t, "perRack")
+		cfg := Config{Kind: rapid.SampledFrom([]Kind{NonBlocking, TwoTier}).Draw(t, "kind")}
+		cfg.Oversubscription = float64(rapid.IntRange(1, 4).Draw(t, "oversub"))
+		for i := range nm {
+			cfg.Machines = append(cfg.Machines, Machine{Rack: i / per,
+				NICUp:   float64(rapid.IntRange(1, 10).Draw(t, "up")) * 10,
+				NICDown: float64(rapid.IntRange(1, 10).Draw(t, "down")) * 10})
+		}
+		cfg.Monitor.Interval = -1
+		n, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		caps := make([]float64, len(n.Links()))
+		for i, li := range n.Links() {
+			caps[i] = li.Capacity
+		}
+		var fs []*refFlow
+		all := map[FlowID]*refFlow{}
+		now := 0.0
+		steps := rapid.IntRange(1, 40).Draw(t, "steps")
+		for range steps {
+			switch op := rapid.IntRange(0, 9).Draw(t, "op"); {
+			case op <= 3:
+				src := rapid.IntRange(0, nm-1).Draw(t, "src")
+				dst := rapid.IntRange(0, nm-2).Draw(t, "dst")
+				if dst >= src {
+					dst++
+				}
+				f := FlowSpec{Src: src, Dst: dst, Size: float64(rapid.IntRange(1, 500).Draw(t, "size")),
+					Class: rapid.IntRange(0, 2).Draw(t, "class")}
+				if rapid.IntRange(0, 3).Draw(t, "capped") == 0 {
+					f.RateCap = float64(rapid.IntRange(1, 60).Draw(t, "cap"))
+				}
+				id, err := n.Start(now, f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				all[id] = &refFlow{id: id, route: refRoute(cfg, src, dst), class: f.Class,
+					cap: f.RateCap, explicit: -1, size: f.Size, rem: f.Size}
+				fs = append(fs, all[id])
+			case op == 4 && len(fs) > 0:
+				i := rapid.IntRange(0, len(fs)-1).Draw(t, "cancel")
+				n.Cancel(now, fs[i].id)
+				fs = slices.Delete(fs, i, i+1)
+			case op == 5 && len(fs) > 0:
+				f := fs[rapid.IntRange(0, len(fs)-1).Draw(t, "reclass")]
+				f.class = rapid.IntRange(0, 2).Draw(t, "class")
+				n.SetClass(now, f.id, f.class)
+			case op == 6 && len(fs) > 0:
+				f := fs[rapid.IntRange(0, len(fs)-1).Draw(t, "recap")]
+				f.cap = float64(rapid.IntRange(0, 60).Draw(t, "cap"))
+				n.SetRateCap(now, f.id, f.cap)
+			case op == 7 && len(fs) > 0:
+				// Explicit rates stay feasible: at most 1 B/s each, NICs >= 10.
+				f := fs[rapid.IntRange(0, len(fs)-1).Draw(t, "pin")]
+				f.explicit = float64(rapid.IntRange(-1, 1).Draw(t, "rate"))
+				n.SetRate(now, f.id, f.explicit)
+			default:
+				dt := float64(rapid.IntRange(0, 40).Draw(t, "dt")) / 8
+				var want, got []Completion
+				fs, want = refSim(caps, fs, now, dt)
+				now += dt
+				got = runUntil(n, now)
+				fs, want = reconcileBoundary(n, all, fs, got, want, now)
+				if len(got) != len(want) {
+					t.Fatalf("t=%v: %d completions %+v, reference %d %+v", now, len(got), got, len(want), want)
+				}
+				// Completions within float noise of each other may come in
+				// either order: compare by (rounded time, id).
+				byTime := func(a, b Completion) int {
+					if a.Time != b.Time && !near(a.Time, b.Time) {
+						return int(math.Copysign(1, a.Time-b.Time))
+					}
+					return int(a.ID - b.ID)
+				}
+				slices.SortFunc(want, byTime)
+				got = slices.Clone(got)
+				slices.SortFunc(got, byTime)
+				for i := range got {
+					if got[i].ID != want[i].ID || math.Abs(got[i].Time-want[i].Time) > 1e-7*max(1, want[i].Time) {
+						t.Fatalf("t=%v completion %d: got %+v, reference %+v", now, i, got, want)
+					}
+				}
+				for _, f := range fs {
+					if r := n.Remaining(f.id); math.Abs(r-f.rem) > 1e-7*f.size {
+						t.Fatalf("flow %d remaining %v, reference %v", f.id, r, f.rem)
+					}
+				}
+			}
+			checkAllocation(t, n, cfg, fs)
+		}
+	})
+}
+
+// reconcileBoundary settles completions that fall on the end of a time step
+// within floating-point noise: the network and the reference may put such a
+// flow on either side of the boundary, and both are right.
+func reconcileBoundary(n *Network, all map[FlowID]*refFlow, fs []*refFlow, got, want []Completion, end float64) ([]*refFlow, []Completion) {
+	onEdge := func(t float64) bool { return math.Abs(t-end) <= 1e-9*max(1, end) }
+	in := func(cs []Completion, id FlowID) bool {
+		return slices.ContainsFunc(cs, func(c Completion) bool { return c.ID == id })
+	}
+	// Reference finished it at the boundary, the network has a sliver left:
+	// keep it in the reference with the network's remainder.
+	for i := 0; i < len(want); i++ {
+		c := want[i]
+		if !in(got, c.ID) && onEdge(c.Time) && n.Remaining(c.ID) <= 1e-7*c.Size {
+			f := all[c.ID]
+			f.rem = n.Remaining(c.ID)
+			fs = append(fs, f)
+			want = slices.Delete(want, i, i+1)
+			i--
+		}
+	}
+	// Network finished it at the boundary, the reference has a sliver left.
+	for _, c := range got {
+		if in(want, c.ID) || !onEdge(c.Time) {
+			continue
+		}
+		for i, f := range fs {
+			if f.id == c.ID && f.rem <= 1e-7*f.size {
+				fs = slices.Delete(fs, i, i+1)
+				want = append(want, c)
+				break
+			}
+		}
+	}
+	return fs, want
+}

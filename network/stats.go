@@ -1,0 +1,40 @@
+package network
+
+// Stats returns the cumulative byte counters at the current time. It sums
+// over the active bundles: O(bundles).
+func (n *Network) Stats() Stats {
+	by := n.doneBytes
+	for _, b := range n.all {
+		by[b.kind] += b.served + b.rate*b.n()*(n.now-b.last)
+	}
+	s := Stats{
+		IntraRackBytes: by[pathIntra],
+		EPSBytes:       by[pathEPS],
+		OCSBytes:       by[pathOCS],
+	}
+	s.CrossRackBytes = s.EPSBytes + s.OCSBytes
+	if n.ocs != nil {
+		s.Reconfigurations = n.ocs.changes
+	}
+	return s
+}
+
+// Links describes every link, in the index order used by LinkLoad and
+// Sample.LinkUtilization.
+func (n *Network) Links() []LinkInfo {
+	out := make([]LinkInfo, len(n.links))
+	for i := range n.links {
+		out[i] = LinkInfo{Name: n.links[i].name, Capacity: n.links[i].cap}
+	}
+	return out
+}
+
+// LinkLoad returns the current bytes/s on every link.
+func (n *Network) LinkLoad() []float64 {
+	n.flush()
+	out := make([]float64, len(n.links))
+	for i := range n.links {
+		out[i] = n.links[i].load
+	}
+	return out
+}

@@ -1,0 +1,123 @@
+package network
+
+import "fmt"
+
+// Link layout (indices into Network.links, stable for a Network's life):
+//
+//	2m, 2m+1                      machine m NIC up, down       "m<m>.up", "m<m>.down"
+//	2M+2r, 2M+2r+1                rack r up, down (two-tier)   "r<r>.up", "r<r>.down"
+//	2M+2R+2r, 2M+2R+2r+1          OCS port of rack r (hybrid)  "ocs.r<r>.tx", "ocs.r<r>.rx"
+//
+// A circuit i->j uses the transmit port of rack i and the receive port of rack
+// j. The matching gives every port at most one circuit, so two port links are
+// exactly one circuit link of PortSpeed, with names that do not change when
+// circuits do.
+type link struct {
+	name string
+	cap  float64
+
+	bundles []*bundle // bundles whose route crosses this link
+	load    float64   // bytes/s as of the last allocation
+	bytes   float64   // bytes carried up to time last
+	last    float64
+
+	mark uint32 // component search epoch
+
+	// Water-filling scratch, valid while pass == current pass.
+	pass   uint32
+	res    float64 // capacity left for the class being filled
+	frozen float64 // load of already frozen bundles of this class
+	weight float64 // number of unfrozen flows of this class crossing
+	hidx   int     // position in the water-filling heap, -1 if absent
+	level  float64 // per-flow rate at which this link saturates
+}
+
+// advance integrates the link's load up to now.
+func (l *link) advance(now float64) {
+	if now > l.last {
+		l.bytes += l.load * (now - l.last)
+		l.last = now
+	}
+}
+
+// pathKind classifies a bundle's route for the byte counters.
+type pathKind uint8
+
+const (
+	pathIntra pathKind = iota // NICs only
+	pathEPS                   // through rack links and the electrical core
+	pathOCS                   // through a circuit
+)
+
+type topology struct {
+	kind     Kind
+	machines []Machine
+	racks    int
+	rackBase int32 // index of r0.up, or -1
+	ocsBase  int32 // index of ocs.r0.tx, or -1
+}
+
+func buildTopology(cfg Config) (topology, []link) {
+	M := len(cfg.Machines)
+	t := topology{kind: cfg.Kind, machines: cfg.Machines, racks: cfg.Racks, rackBase: -1, ocsBase: -1}
+	links := make([]link, 0, 2*M+4*cfg.Racks)
+	for i, m := range cfg.Machines {
+		links = append(links,
+			link{name: fmt.Sprintf("m%d.up", i), cap: m.NICUp},
+			link{name: fmt.Sprintf("m%d.down", i), cap: m.NICDown})
+	}
+	if cfg.Kind == NonBlocking {
+		return t, links
+	}
+	// Derived rack speeds: the rack's NIC sum over the oversubscription ratio.
+	up := make([]float64, cfg.Racks)
+	down := make([]float64, cfg.Racks)
+	for _, m := range cfg.Machines {
+		up[m.Rack] += m.NICUp
+		down[m.Rack] += m.NICDown
+	}
+	t.rackBase = int32(len(links))
+	for r := range cfg.Racks {
+		u, d := cfg.RackUp, cfg.RackDown
+		if u == 0 {
+			u = up[r] / cfg.Oversubscription
+		}
+		if d == 0 {
+			d = down[r] / cfg.Oversubscription
+		}
+		links = append(links,
+			link{name: fmt.Sprintf("r%d.up", r), cap: u},
+			link{name: fmt.Sprintf("r%d.down", r), cap: d})
+	}
+	if cfg.Kind == Hybrid {
+		t.ocsBase = int32(len(links))
+		for r := range cfg.Racks {
+			links = append(links,
+				link{name: fmt.Sprintf("ocs.r%d.tx", r), cap: cfg.OCS.PortSpeed},
+				link{name: fmt.Sprintf("ocs.r%d.rx", r), cap: cfg.OCS.PortSpeed})
+		}
+	}
+	return t, links
+}
+
+// kindOf says how a src->dst flow travels when circuits are not considered.
+func (t *topology) kindOf(src, dst int32) pathKind {
+	if t.machines[src].Rack == t.machines[dst].Rack {
+		return pathIntra
+	}
+	return pathEPS
+}
+
+// route appends the links of a src->dst path of the given kind to buf.
+// Non-blocking networks have no rack links: every path is NIC up, NIC down.
+func (t *topology) route(buf []int32, src, dst int32, k pathKind) []int32 {
+	buf = append(buf[:0], 2*src)
+	rs, rd := int32(t.machines[src].Rack), int32(t.machines[dst].Rack)
+	switch {
+	case k == pathOCS:
+		buf = append(buf, t.ocsBase+2*rs, t.ocsBase+2*rd+1)
+	case k == pathEPS && t.rackBase >= 0:
+		buf = append(buf, t.rackBase+2*rs, t.rackBase+2*rd+1)
+	}
+	return append(buf, 2*dst+1)
+}

@@ -1,0 +1,107 @@
+package scenario
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+)
+
+// Load reads, checks and resolves a scenario file. Relative trace paths in
+// it are relative to the file's directory.
+func Load(path string) (*Scenario, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data, filepath.Dir(path))
+}
+
+// Parse checks and resolves a scenario held in memory. name is used in
+// error messages and for the default output directory; baseDir anchors
+// relative trace paths. Every error is an *Error naming name, a line and a
+// column.
+func Parse(name string, data []byte, baseDir string) (*Scenario, error) {
+	f, src, err := decodeFile(name, data)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := resolve(f, src, baseDir)
+	if err != nil {
+		return nil, err
+	}
+	sc.Path = name
+	return sc, nil
+}
+
+// ParseFile decodes and checks a scenario without resolving it (no trace
+// is opened); it is what editors of scenario files, like sweeps, start from.
+func ParseFile(name string, data []byte) (*File, error) {
+	f, src, err := decodeFile(name, data)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := resolve(f, src, ""); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+func decodeFile(name string, data []byte) (*File, *source, error) {
+	src, err := parseDocument(name, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	if src.body == nil {
+		return nil, nil, src.at("", "the file is empty; expected a mapping with at least cluster, workload and scheduler")
+	}
+	var f File
+	if err := decodeNode(src, src.body, &f); err != nil {
+		return nil, nil, err
+	}
+	return &f, src, nil
+}
+
+// parseDocument parses data as exactly one YAML document.
+func parseDocument(name string, data []byte) (*source, error) {
+	src := &source{name: name}
+	file, err := parser.ParseBytes(data, 0)
+	if err != nil {
+		return nil, src.convert(err)
+	}
+	var bodies []ast.Node
+	for _, d := range file.Docs {
+		if d.Body != nil {
+			bodies = append(bodies, d.Body)
+		}
+	}
+	if len(bodies) > 1 {
+		l, c := position(bodies[1])
+		return nil, &Error{File: name, Line: l, Column: c, Msg: "a second YAML document; expected one document per file"}
+	}
+	if len(bodies) == 1 {
+		src.body = bodies[0]
+	}
+	return src, nil
+}
+
+// decodeNode decodes n strictly into v (a pointer), reporting errors at
+// their place in src.
+func decodeNode(src *source, n ast.Node, v any) error {
+	if _, isMap := unwrap(n).(*ast.MappingNode); !isMap {
+		l, c := position(n)
+		return src.errAtPos(l, c, "expected a mapping of keys to values, got "+describeNode(unwrap(n)))
+	}
+	if err := checkShape(n, reflect.TypeOf(v).Elem(), ""); err != nil {
+		return src.convert(err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(nil), yaml.DisallowUnknownField())
+	if err := dec.DecodeFromNode(n, v); err != nil {
+		return src.convert(err)
+	}
+	return nil
+}

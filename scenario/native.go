@@ -1,0 +1,191 @@
+package scenario
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+	"github.com/netsched/netsched/workload"
+)
+
+// The native trace format is the `jobs` list of a scenario file on its own:
+// a YAML file whose only key is `jobs`, or a JSONL file with one job object
+// per line (for long traces: it is read one job at a time). Format "native"
+// picks the form by extension: .yaml/.yml or .jsonl.
+func init() { RegisterFormat("native", openNative) }
+
+// jobsFile is the YAML form of a native trace.
+type jobsFile struct {
+	Jobs []JobSpec `yaml:"jobs"`
+}
+
+// EncodeJobsYAML writes jobs as a native YAML trace.
+func EncodeJobsYAML(w io.Writer, jobs []JobSpec) error {
+	b, err := yaml.MarshalWithOptions(jobsFile{Jobs: jobs}, encodeOptions(false)...)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+// DecodeJobsYAML reads a native YAML trace strictly. It checks the form of
+// every value but not the jobs' consistency, which needs the cluster (use
+// the "native" format through a scenario for that).
+func DecodeJobsYAML(name string, data []byte) ([]JobSpec, error) {
+	src, err := parseDocument(name, data)
+	if err != nil {
+		return nil, err
+	}
+	if src.body == nil {
+		return nil, src.at("", "the file is empty; expected `jobs:` with a list of jobs")
+	}
+	var f jobsFile
+	if err := decodeNode(src, src.body, &f); err != nil {
+		return nil, err
+	}
+	return f.Jobs, nil
+}
+
+// EncodeJobsJSONL writes one JSON object per job and line. Calling it once
+// per job streams a trace of any length.
+func EncodeJobsJSONL(w io.Writer, jobs []JobSpec) error {
+	for i := range jobs {
+		b, err := yaml.MarshalWithOptions(&jobs[i], encodeOptions(true)...)
+		if err != nil {
+			return err
+		}
+		b = append(bytes.TrimRight(b, "\n"), '\n')
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// DecodeJobsJSONL reads every job of a JSONL trace (form only, as
+// DecodeJobsYAML). Blank lines are skipped.
+func DecodeJobsJSONL(name string, r io.Reader) ([]JobSpec, error) {
+	lr := &lineReader{name: name, r: bufio.NewReader(r)}
+	var out []JobSpec
+	for {
+		js, _, err := lr.next()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, js)
+	}
+}
+
+// lineReader decodes JSONL records, each with error positions in the file.
+type lineReader struct {
+	name string
+	r    *bufio.Reader
+	line int
+}
+
+// next returns the next record and its source, or io.EOF.
+func (lr *lineReader) next() (JobSpec, *source, error) {
+	for {
+		text, err := lr.r.ReadBytes('\n')
+		if len(text) == 0 && err != nil {
+			if err == io.EOF {
+				return JobSpec{}, nil, io.EOF
+			}
+			return JobSpec{}, nil, fmt.Errorf("%s: %w", lr.name, err)
+		}
+		lr.line++
+		if len(bytes.TrimSpace(text)) == 0 {
+			continue
+		}
+		var js JobSpec
+		if fastDecodeJob(text, &js) == nil {
+			return js, &source{name: lr.name, line0: lr.line - 1, lazy: text}, nil
+		}
+		src, perr := parseDocument(lr.name, text)
+		if perr != nil {
+			var e *Error
+			if errors.As(perr, &e) {
+				e.Line += lr.line - 1
+			}
+			return JobSpec{}, nil, perr
+		}
+		src.line0 = lr.line - 1
+		js = JobSpec{}
+		if err := decodeNode(src, src.body, &js); err != nil {
+			return JobSpec{}, nil, err
+		}
+		return js, src, nil
+	}
+}
+
+func openNative(path string, options map[string]any, sc *Scenario) (workload.Source, error) {
+	if len(options) > 0 {
+		return nil, fmt.Errorf("%s: the native format takes no options", path)
+	}
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".jsonl":
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		c := newJobChecker(len(sc.Machines))
+		c.streamed = true
+		return &jsonlSource{f: f, lr: &lineReader{name: path, r: bufio.NewReaderSize(f, 1<<16)}, c: c}, nil
+	case ".yaml", ".yml":
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		specs, err := DecodeJobsYAML(path, data)
+		if err != nil {
+			return nil, err
+		}
+		src, _ := parseDocument(path, data)
+		if len(specs) == 0 {
+			return nil, src.at("jobs", "expected a list of at least one job")
+		}
+		jobs, err := checkJobList(sc, specs, src, "jobs")
+		if err != nil {
+			return nil, err
+		}
+		return &workload.SliceSource{Jobs: jobs}, nil
+	}
+	return nil, fmt.Errorf("%s: a native trace must end in .yaml, .yml or .jsonl", path)
+}
+
+// jsonlSource streams a JSONL trace, checking each job as it is read; the
+// file must be sorted by arrival.
+type jsonlSource struct {
+	f  *os.File
+	lr *lineReader
+	c  *jobChecker
+}
+
+func (s *jsonlSource) Next() (*workload.Job, bool, error) {
+	if s.f == nil {
+		return nil, false, nil
+	}
+	js, src, err := s.lr.next()
+	if err == nil {
+		var j workload.Job
+		if j, err = s.c.check(src, "", &js); err == nil {
+			return &j, true, nil
+		}
+	}
+	s.f.Close()
+	s.f = nil
+	if err == io.EOF {
+		return nil, false, nil
+	}
+	return nil, false, err
+}

@@ -1,0 +1,236 @@
+package scenario
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/netsched/netsched/workload"
+)
+
+func fullJobs(t *testing.T) []JobSpec {
+	t.Helper()
+	sc, err := Load("testdata/full.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc.File.Workload.Jobs
+}
+
+func TestJobsYAMLRoundTrip(t *testing.T) {
+	jobs := fullJobs(t)
+	var buf bytes.Buffer
+	if err := EncodeJobsYAML(&buf, jobs); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(buf.String(), "jobs:\n  - id: late\n") {
+		t.Errorf("unexpected layout:\n%s", buf.String())
+	}
+	back, err := DecodeJobsYAML("jobs.yaml", buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(jobs, back); diff != "" {
+		t.Errorf("(-before +after):\n%s", diff)
+	}
+}
+
+func TestJobsJSONLRoundTrip(t *testing.T) {
+	jobs := fullJobs(t)
+	var buf bytes.Buffer
+	if err := EncodeJobsJSONL(&buf, jobs); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	if len(lines) != len(jobs) {
+		t.Fatalf("%d lines for %d jobs:\n%s", len(lines), len(jobs), buf.String())
+	}
+	for i, l := range lines {
+		if !json.Valid([]byte(l)) {
+			t.Errorf("line %d is not JSON: %s", i+1, l)
+		}
+	}
+	back, err := DecodeJobsJSONL("jobs.jsonl", &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(jobs, back); diff != "" {
+		t.Errorf("(-before +after):\n%s", diff)
+	}
+}
+
+// FromJobs inverts the file-to-model conversion (rates up to rounding).
+func TestFromJobs(t *testing.T) {
+	specs := fullJobs(t)
+	var jobs []workload.Job
+	for i := range specs {
+		jobs = append(jobs, specs[i].toJob())
+	}
+	var again []workload.Job
+	for _, js := range FromJobs(jobs) {
+		again = append(again, js.toJob())
+	}
+	if diff := cmp.Diff(jobs, again, cmpopts.EquateApprox(1e-15, 0)); diff != "" {
+		t.Errorf("(-before +after):\n%s", diff)
+	}
+	// Job without pins, deps or generator.
+	got := FromJobs([]workload.Job{{ID: "j", Arrival: 1.5, Stages: []workload.Stage{{ID: "s", Tasks: []workload.Task{{Compute: 2, Pin: workload.NoPin}}}}}})
+	want := []JobSpec{{ID: "j", Arrival: 1.5, Stages: []StageSpec{{ID: "s", Tasks: []TaskSpec{{Compute: 2}}}}}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+const twoMachines = "cluster: {racks: 1, machines_per_rack: 2, slots_per_machine: 1, nic: 1Gbps}\nscheduler: fifo\n"
+
+// openTrace writes a trace file and opens it through a scenario.
+func openTrace(t *testing.T, name, content string) (workload.Source, string) {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := Parse("s.yaml", []byte(twoMachines+"workload: {trace: "+name+", format: native}\n"), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := sc.OpenWorkload()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src, path
+}
+
+func drain(src workload.Source) ([]string, error) {
+	var ids []string
+	for {
+		j, ok, err := src.Next()
+		if err != nil || !ok {
+			return ids, err
+		}
+		ids = append(ids, j.ID)
+	}
+}
+
+func TestNativeJSONLSource(t *testing.T) {
+	src, _ := openTrace(t, "t.jsonl", `{"id": "a", "arrival": "1s", "stages": [{"id": "m", "count": 2, "input": "64MB"}]}
+
+{"id": "b", "arrival": 2, "after": ["a"], "stages": [{"id": "m", "tasks": [{"pin": 1}]}]}
+`)
+	ids, err := drain(src)
+	if err != nil || !cmp.Equal(ids, []string{"a", "b"}) {
+		t.Errorf("got %v, %v", ids, err)
+	}
+
+	for _, c := range []struct{ name, content, want string }{
+		{"unsorted", `{"id": "a", "arrival": "5s", "stages": [{"id": "m", "tasks": [{}]}]}` + "\n" +
+			`{"id": "b", "arrival": "1s", "stages": [{"id": "m", "tasks": [{}]}]}`,
+			`%s:2:24: arrival: arrival 1s is earlier than the previous job's 5s; a trace must be sorted by arrival`},
+		{"pin", `{"id": "a", "stages": [{"id": "m", "tasks": [{}]}]}` + "\n\n" + `{"id": "b", "stages": [{"id": "m", "tasks": [{"pin": 7}]}]}`,
+			`%s:3:54: stages[0].tasks[0].pin: pin 7 is not a machine index (cluster has machines 0..1)`},
+		{"syntax", `{"id": "a", "stages": [{"id": "m", "tasks": [{}]}]}` + "\n" + `{"id": "b", "stages": [`,
+			`%s:2:23: sequence end token ']' not found`},
+		{"unknown key", `{"id": "a", "stage": []}`,
+			`%s:1:13: stage: unknown key "stage"; did you mean "stages"? (expected one of: id, arrival, user, queue, after, recurring, class, stages)`},
+		{"forward dependency", `{"id": "a", "after": ["b"], "stages": [{"id": "m", "tasks": [{}]}]}`,
+			`%s:1:23: after[0]: job "b" has not appeared before job "a"; a job may only depend on jobs listed before it`},
+		{"key case", `{"ID": "a", "stages": [{"id": "m", "tasks": [{}]}]}`,
+			`%s:1:2: ID: unknown key "ID"; did you mean "id"? (expected one of: id, arrival, user, queue, after, recurring, class, stages)`},
+		{"duplicate", `{"id": "a", "stages": [{"id": "m", "tasks": [{}]}]}` + "\n" + `{"id": "a", "stages": [{"id": "m", "tasks": [{}]}]}`,
+			`%s:2:8: id: job id "a" is used twice (also at line 1)`},
+	} {
+		src, path := openTrace(t, "t.jsonl", c.content)
+		_, err := drain(src)
+		if want := fmt.Sprintf(c.want, path); err == nil || err.Error() != want {
+			t.Errorf("%s:\n got %v\nwant %s", c.name, err, want)
+		}
+	}
+}
+
+func TestNativeYAMLSource(t *testing.T) {
+	src, _ := openTrace(t, "t.yml", "jobs:\n  - {id: late, arrival: 9s, stages: [{id: m, tasks: [{}]}]}\n  - {id: early, stages: [{id: m, tasks: [{}]}]}\n")
+	ids, err := drain(src)
+	if err != nil || !cmp.Equal(ids, []string{"early", "late"}) {
+		t.Errorf("got %v, %v", ids, err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "t.yaml")
+	if err := os.WriteFile(path, []byte("jobs:\n  - {id: a, stages: [{id: m, after: x, tasks: [{}]}]}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := Parse("s.yaml", []byte(twoMachines+"workload: {trace: t.yaml}\n"), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = sc.OpenWorkload()
+	if want := path + `:2:37: jobs[0].stages[0].after[0]: unknown stage "x" (job "a" has: [m])`; err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+}
+
+func TestNativeRejectsOtherExtensions(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "t.csv")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := Parse("s.yaml", []byte(twoMachines+"workload: {trace: t.csv}\n"), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sc.OpenWorkload(); err == nil || !strings.Contains(err.Error(), "must end in .yaml, .yml or .jsonl") {
+		t.Errorf("got %v", err)
+	}
+}
+
+// The encoding/json fast path and the YAML decoder read records alike.
+func TestJSONLFastPathMatchesYAML(t *testing.T) {
+	var buf bytes.Buffer
+	if err := EncodeJobsJSONL(&buf, fullJobs(t)); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	// Also hand-written forms: numbers for sizes, a bare dependency.
+	lines = append(lines, `{"id": "h", "arrival": 2.5, "stages": [{"id": "m", "count": 2, "input": 1024, "compute": {"dist": "uniform", "min": "1s", "max": 3}}, {"id": "r", "after": "m", "tasks": [{"output": 5, "pin": 0}]}]}`)
+	for i, l := range lines {
+		var fast JobSpec
+		fastErr := fastDecodeJob([]byte(l), &fast)
+		src, err := parseDocument("t.jsonl", []byte(l))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var slow JobSpec
+		if err := decodeNode(src, src.body, &slow); err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		if fastErr == nil {
+			if diff := cmp.Diff(slow, fast); diff != "" {
+				t.Errorf("line %d (-yaml +json):\n%s", i+1, diff)
+			}
+		} else if i < len(lines)-1 {
+			t.Errorf("line %d: the fast path rejects what EncodeJobsJSONL wrote: %v", i+1, fastErr)
+		}
+	}
+}
+
+func TestPlainKeys(t *testing.T) {
+	for text, ok := range map[string]bool{
+		`{"id": "A B", "stages": [{"output_ratio": 1}]}`: true,
+		`{"Id": "a"}`:                        false,
+		`{"id": "x", "tasks": [{"pIn": 1}]}`: false,
+		`{"i\u0064": "a"}`:                   false,
+		`{"id": "\"quoted\": yes"}`:          true,
+		`{"": 1}`:                            false,
+	} {
+		if err := plainKeys([]byte(text)); (err == nil) != ok {
+			t.Errorf("%s: %v", text, err)
+		}
+	}
+}

@@ -1,0 +1,152 @@
+package scenario
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/netsched/netsched/workload"
+)
+
+// resolveWorkload checks that exactly one workload form is given and sets
+// sc.OpenWorkload for it.
+func resolveWorkload(sc *Scenario, f *File, src *source, baseDir string) error {
+	w := f.Workload
+	if !src.has("workload") {
+		return src.at("workload", "missing; expected workload: with one of jobs, trace or generate")
+	}
+	var given []string
+	for _, k := range []string{"jobs", "trace", "generate"} {
+		if src.has("workload." + k) {
+			given = append(given, k)
+		}
+	}
+	switch len(given) {
+	case 0:
+		return src.at("workload", "expected exactly one of jobs, trace or generate, got none")
+	case 1:
+	default:
+		return src.at("workload."+given[1], "expected exactly one of jobs, trace or generate, got both %s and %s", given[0], given[1])
+	}
+	if w.Format != "" && given[0] != "trace" {
+		return src.at("workload.format", "applies only to a trace")
+	}
+	if len(w.Options) > 0 && given[0] == "jobs" {
+		return src.at("workload.options", "applies only to a trace or a generator")
+	}
+	switch given[0] {
+	case "jobs":
+		return resolveJobs(sc, w.Jobs, src)
+	case "trace":
+		return resolveTrace(sc, w, src, baseDir)
+	default:
+		open, ok := lookup(generators, w.Generate)
+		if !ok {
+			return src.at("workload.generate", "unknown generator %q (known: %s)", w.Generate, known(Generators()))
+		}
+		opts := w.Options
+		sc.OpenWorkload = func() (workload.Source, error) { return open("", opts, sc) }
+		return nil
+	}
+}
+
+func resolveJobs(sc *Scenario, specs []JobSpec, src *source) error {
+	if len(specs) == 0 {
+		return src.at("workload.jobs", "expected a list of at least one job")
+	}
+	jobs, err := checkJobList(sc, specs, src, "workload.jobs")
+	if err != nil {
+		return err
+	}
+	sc.OpenWorkload = func() (workload.Source, error) {
+		return &workload.SliceSource{Jobs: cloneJobs(jobs)}, nil
+	}
+	return nil
+}
+
+// checkJobList validates a list of jobs found at path and returns them
+// sorted by arrival (stable, so equal arrivals keep the file's order).
+func checkJobList(sc *Scenario, specs []JobSpec, src *source, path string) ([]workload.Job, error) {
+	order := make([]int, len(specs))
+	c := newJobChecker(len(sc.Machines))
+	c.all = make(map[string]float64, len(specs))
+	for i := range specs {
+		order[i] = i
+		if _, dup := c.all[specs[i].ID]; !dup {
+			c.all[specs[i].ID] = float64(specs[i].Arrival)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch x, y := specs[a].Arrival, specs[b].Arrival; {
+		case x < y:
+			return -1
+		case x > y:
+			return 1
+		}
+		return 0
+	})
+	jobs := make([]workload.Job, 0, len(specs))
+	for _, i := range order {
+		j, err := c.check(src, fmt.Sprintf("%s[%d]", path, i), &specs[i])
+		if err != nil {
+			return nil, err
+		}
+		jobs = append(jobs, j)
+	}
+	return jobs, nil
+}
+
+func resolveTrace(sc *Scenario, w WorkloadSpec, src *source, baseDir string) error {
+	format := w.Format
+	if format == "" {
+		format = "native"
+	}
+	open, ok := lookup(formats, format)
+	if !ok {
+		where := "workload.format"
+		if w.Format == "" {
+			where = "workload.trace"
+		}
+		return src.at(where, "unknown trace format %q (known: %s)", format, known(Formats()))
+	}
+	path := w.Trace
+	if !filepath.IsAbs(path) && baseDir != "" {
+		path = filepath.Join(baseDir, path)
+	}
+	if _, err := os.Stat(path); err != nil {
+		return src.at("workload.trace", "cannot read the trace: %v", err)
+	}
+	opts := w.Options
+	sc.OpenWorkload = func() (workload.Source, error) { return open(path, opts, sc) }
+	return nil
+}
+
+func known(names []string) string {
+	if len(names) == 0 {
+		return "none registered"
+	}
+	return strings.Join(names, ", ")
+}
+
+// cloneJobs deep-copies jobs so that every run starts from the file's values
+// even if a consumer modifies the jobs it is given.
+func cloneJobs(jobs []workload.Job) []workload.Job {
+	out := make([]workload.Job, len(jobs))
+	for i, j := range jobs {
+		j.After = slices.Clone(j.After)
+		j.Stages = slices.Clone(j.Stages)
+		for k := range j.Stages {
+			s := &j.Stages[k]
+			s.After = slices.Clone(s.After)
+			s.Tasks = slices.Clone(s.Tasks)
+			if s.Generate != nil {
+				g := *s.Generate
+				s.Generate = &g
+			}
+		}
+		out[i] = j
+	}
+	return out
+}

@@ -1,0 +1,279 @@
+package scenario
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/netsched/netsched/network"
+)
+
+// Defaults applied when a scenario leaves a value out.
+const (
+	DefaultSeed            = 1
+	DefaultReplicas        = 3
+	DefaultParallelFetches = 5
+	DefaultSlowStart       = 0.05
+	DefaultHeartbeat       = 1.0 // seconds
+	DefaultScheduler       = "fifo"
+)
+
+// Knowledge models accepted by `knowledge.model`.
+var knowledgeModels = []string{"exact", "multiplicative", "relative", "gaussian"}
+
+// resolve checks everything decoding cannot and applies the defaults.
+func resolve(f *File, src *source, baseDir string) (*Scenario, error) {
+	sc := &Scenario{File: *f, Seed: f.Seed}
+	if sc.Seed == 0 {
+		sc.Seed = DefaultSeed
+	}
+	for _, step := range []func(*Scenario, *File, *source) error{
+		resolveCluster, resolveNetwork, resolveDFS, resolveEngine, resolveKnowledge, resolveOutput,
+	} {
+		if err := step(sc, f, src); err != nil {
+			return nil, err
+		}
+	}
+	sc.Scheduler = f.Scheduler
+	if sc.Scheduler.Name == "" {
+		sc.Scheduler.Name = DefaultScheduler
+	}
+	if err := resolveWorkload(sc, f, src, baseDir); err != nil {
+		return nil, err
+	}
+	return sc, nil
+}
+
+// has reports whether the document spells out path (so that an explicit 0
+// can be told from an omitted key).
+func (s *source) has(path string) bool { return s.lookup(path) != nil }
+
+func resolveCluster(sc *Scenario, f *File, src *source) error {
+	c := f.Cluster
+	if !src.has("cluster") {
+		return src.at("cluster", "missing; expected cluster: {racks: N, machines_per_rack: N, slots_per_machine: N, nic: 10Gbps}")
+	}
+	for _, p := range []struct {
+		key string
+		v   int
+	}{{"racks", c.Racks}, {"machines_per_rack", c.MachinesPerRack}, {"slots_per_machine", c.SlotsPerMachine}} {
+		path := "cluster." + p.key
+		if !src.has(path) {
+			return src.at(path, "missing; expected an integer >= 1")
+		}
+		if p.v < 1 {
+			return src.at(path, "expected an integer >= 1, got %d", p.v)
+		}
+	}
+	if c.NIC <= 0 {
+		return src.at("cluster.nic", "missing; expected the machines' NIC speed, like 10Gbps or 125MB/s")
+	}
+	n := c.Racks * c.MachinesPerRack
+	sc.Racks = c.Racks
+	sc.Machines = make([]Machine, n)
+	for i := range sc.Machines {
+		sc.Machines[i] = Machine{Rack: i / c.MachinesPerRack, Slots: c.SlotsPerMachine, NIC: float64(c.NIC)}
+	}
+	seen := map[int]int{}
+	for k, o := range c.Machines {
+		path := fmt.Sprintf("cluster.machines[%d]", k)
+		if !src.has(path + ".index") {
+			return src.at(path, "missing index; expected the number of the machine to change (0..%d)", n-1)
+		}
+		if o.Index < 0 || o.Index >= n {
+			return src.at(path+".index", "machine %d does not exist; the cluster has machines 0..%d", o.Index, n-1)
+		}
+		if first, dup := seen[o.Index]; dup {
+			return src.at(path+".index", "machine %d is already changed by cluster.machines[%d]", o.Index, first)
+		}
+		seen[o.Index] = k
+		m := &sc.Machines[o.Index]
+		if o.Slots != nil {
+			if *o.Slots < 0 {
+				return src.at(path+".slots", "expected an integer >= 0, got %d", *o.Slots)
+			}
+			m.Slots = *o.Slots
+		}
+		if o.NIC > 0 {
+			m.NIC = float64(o.NIC)
+		}
+	}
+	total := 0
+	for _, m := range sc.Machines {
+		total += m.Slots
+	}
+	if total == 0 {
+		return src.at("cluster.machines", "no machine has a slot left; at least one slot is needed to run tasks")
+	}
+	return nil
+}
+
+var topologies = []network.Kind{network.NonBlocking, network.TwoTier, network.Hybrid}
+
+func resolveNetwork(sc *Scenario, f *File, src *source) error {
+	ns := f.Network
+	kind := network.Kind(ns.Topology)
+	if kind == "" {
+		kind = network.NonBlocking
+	}
+	known := false
+	for _, k := range topologies {
+		known = known || k == kind
+	}
+	if !known {
+		return src.at("network.topology", "unknown topology %q (expected nonblocking, two-tier or hybrid)", ns.Topology)
+	}
+	if kind == network.NonBlocking {
+		for _, key := range []string{"oversubscription", "rack_uplink", "rack_downlink"} {
+			if src.has("network." + key) {
+				return src.at("network."+key, "applies only to the two-tier and hybrid topologies (this network is nonblocking)")
+			}
+		}
+	}
+	if ns.OCS != nil && kind != network.Hybrid {
+		return src.at("network.ocs", "applies only to the hybrid topology (this network is %s)", kind)
+	}
+	if src.has("network.oversubscription") && ns.Oversubscription < 1 {
+		return src.at("network.oversubscription", "expected a ratio >= 1 (1 = no oversubscription), got %g", ns.Oversubscription)
+	}
+	if t := ns.Monitor.Threshold; t < 0 || t > 1 {
+		return src.at("network.monitor.threshold", "expected a utilisation between 0 and 1, got %g", t)
+	}
+	cfg := network.Config{
+		Kind:             kind,
+		Machines:         make([]network.Machine, len(sc.Machines)),
+		Racks:            sc.Racks,
+		RackUp:           float64(ns.RackUplink),
+		RackDown:         float64(ns.RackDownlink),
+		Oversubscription: ns.Oversubscription,
+		Monitor: network.MonitorConfig{
+			Interval:  float64(ns.Monitor.Interval),
+			Window:    float64(ns.Monitor.Window),
+			Threshold: ns.Monitor.Threshold,
+		},
+	}
+	for i, m := range sc.Machines {
+		cfg.Machines[i] = network.Machine{Rack: m.Rack, NICUp: m.NIC, NICDown: m.NIC}
+	}
+	if o := ns.OCS; o != nil {
+		cfg.OCS = network.OCSConfig{
+			PortSpeed:         float64(o.PortSpeed),
+			Interval:          float64(o.Interval),
+			Delay:             float64(o.Delay),
+			ElephantThreshold: float64(o.Elephant),
+		}
+	}
+	if src.has("network.ocs.interval") && cfg.OCS.Interval == 0 {
+		return src.at("network.ocs.interval", "expected a duration > 0, like 1s")
+	}
+	sc.Network = cfg
+	return nil
+}
+
+func resolveDFS(sc *Scenario, f *File, src *source) error {
+	d := f.DFS
+	sc.BlockSize = float64(d.Block)
+	if src.has("dfs.block") && d.Block == 0 {
+		return src.at("dfs.block", "expected a block size > 0, like 128MB")
+	}
+	if sc.BlockSize == 0 {
+		sc.BlockSize = DefaultBlockSize
+	}
+	n := len(sc.Machines)
+	switch {
+	case src.has("dfs.replicas") && d.Replicas < 1:
+		return src.at("dfs.replicas", "expected an integer >= 1, got %d", d.Replicas)
+	case d.Replicas > n:
+		return src.at("dfs.replicas", "%d replicas need at least %d machines; the cluster has %d", d.Replicas, d.Replicas, n)
+	case d.Replicas == 0:
+		sc.Replicas = min(DefaultReplicas, n)
+	default:
+		sc.Replicas = d.Replicas
+	}
+	return nil
+}
+
+func resolveEngine(sc *Scenario, f *File, src *source) error {
+	e := f.Engine
+	sc.ParallelFetches = e.ParallelFetches
+	if src.has("engine.parallel_fetches") && e.ParallelFetches < 1 {
+		return src.at("engine.parallel_fetches", "expected an integer >= 1, got %d", e.ParallelFetches)
+	}
+	if sc.ParallelFetches == 0 {
+		sc.ParallelFetches = DefaultParallelFetches
+	}
+	sc.DefaultSlowStart = DefaultSlowStart
+	if e.SlowStart != nil {
+		if *e.SlowStart < 0 || *e.SlowStart > 1 {
+			return src.at("engine.slowstart", "expected a fraction between 0 and 1, got %g", *e.SlowStart)
+		}
+		sc.DefaultSlowStart = *e.SlowStart
+	}
+	sc.Heartbeat = float64(e.Heartbeat)
+	if src.has("engine.heartbeat") && e.Heartbeat == 0 {
+		return src.at("engine.heartbeat", "expected a duration > 0, like 1s")
+	}
+	if sc.Heartbeat == 0 {
+		sc.Heartbeat = DefaultHeartbeat
+	}
+	switch e.Offers {
+	case "", "immediate":
+	case "heartbeat":
+		sc.HeartbeatOnly = true
+	default:
+		return src.at("engine.offers", "unknown offer mode %q (expected immediate or heartbeat)", e.Offers)
+	}
+	sc.Check = e.Check
+	return nil
+}
+
+func resolveKnowledge(sc *Scenario, f *File, src *source) error {
+	k := f.Knowledge
+	if k.Model == "" {
+		k.Model = "exact"
+	}
+	known := false
+	for _, m := range knowledgeModels {
+		known = known || m == k.Model
+	}
+	if !known {
+		return src.at("knowledge.model", "unknown knowledge model %q (expected %s)", k.Model, strings.Join(knowledgeModels, ", "))
+	}
+	// A parameter of another model is almost surely a mistake.
+	for _, p := range []struct {
+		key, model string
+		set        bool
+	}{{"f", "multiplicative", k.F != 0}, {"rate", "relative", k.Rate != 0}, {"sigma", "gaussian", k.Sigma != 0}} {
+		if p.set && k.Model != p.model {
+			return src.at("knowledge."+p.key, "applies only to model %s (this model is %s)", p.model, k.Model)
+		}
+	}
+	switch {
+	case k.Model == "multiplicative" && k.F < 1:
+		return src.at("knowledge.f", "model multiplicative needs f >= 1 (estimate = truth x f^(2U-1)), got %g", k.F)
+	case k.Rate < 0 || k.Rate > 1:
+		return src.at("knowledge.rate", "expected an error rate between 0 and 1, got %g", k.Rate)
+	case k.Sigma < 0:
+		return src.at("knowledge.sigma", "expected sigma >= 0, got %g", k.Sigma)
+	}
+	sc.Knowledge = k
+	return nil
+}
+
+func resolveOutput(sc *Scenario, f *File, src *source) error {
+	sc.Output = f.Output
+	if sc.Output.Dir != "" {
+		return nil
+	}
+	stem := f.Name
+	if stem == "" && src.name != "" {
+		stem = strings.TrimSuffix(filepath.Base(src.name), filepath.Ext(src.name))
+	}
+	if stem == "" {
+		stem = "scenario"
+	}
+	// A name is free text; keep it one path element.
+	stem = strings.NewReplacer("/", "-", `\`, "-").Replace(stem)
+	sc.Output.Dir = filepath.Join("out", stem)
+	return nil
+}

@@ -1,0 +1,148 @@
+package swim
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/netsched/netsched/scenario"
+	"github.com/netsched/netsched/trace/jobs"
+	"github.com/netsched/netsched/workload"
+)
+
+// Config says how records become jobs.
+type Config struct {
+	jobs.Params    // map/reduce counts and compute times
+	jobs.Selection // window, max_jobs, size and time scaling
+	Labels         jobs.Labels
+	Seed           uint64 // labelling stream seed (default: the scenario's)
+}
+
+// ParseOptions reads the "swim" format's options (see docs/workloads.md);
+// sc supplies the block size, slow-start, cluster slots and seed.
+func ParseOptions(options map[string]any, sc *scenario.Scenario) (Config, error) {
+	o := jobs.NewOptions(options)
+	c := Config{
+		Params:    jobs.ParseParams(o, sc),
+		Selection: jobs.ParseSelection(o),
+		Labels:    jobs.ParseLabels(o, 0),
+	}
+	var seed uint64
+	if sc != nil {
+		seed = sc.Seed
+	}
+	c.Seed = o.Seed("seed", seed)
+	return c, o.Err()
+}
+
+// Job builds the job of one record, after size scaling (so the map count
+// follows the scaled input, as SWIM's replay scripts scale before sizing).
+func (c *Config) Job(rec Record, arrival float64) workload.Job {
+	s := c.SizeScale
+	if s == 0 {
+		s = 1
+	}
+	return c.MapReduce(rec.ID, arrival, rec.Input*s, rec.Shuffle*s, rec.Output*s)
+}
+
+// labelStream separates this importer's labelling random stream.
+const labelStream = 0x5317
+
+// Source replays a SWIM file as jobs, reading one line per job.
+type Source struct {
+	r       *Reader
+	cfg     Config
+	closer  io.Closer
+	emitted int
+	done    bool
+}
+
+// NewSource starts a pass over r; name is used in errors.
+func NewSource(name string, r io.Reader, cfg Config) *Source {
+	cfg.Labels.Start(cfg.Seed, labelStream)
+	return &Source{r: NewReader(name, r), cfg: cfg}
+}
+
+// Next returns the next selected job.
+func (s *Source) Next() (*workload.Job, bool, error) {
+	for !s.done && !s.cfg.Full(s.emitted) {
+		rec, ok, err := s.r.Next()
+		if err != nil || !ok {
+			s.finish()
+			return nil, false, err
+		}
+		keep, stop := s.cfg.Keep(rec.Submit)
+		if stop {
+			s.finish()
+			break
+		}
+		if !keep {
+			continue
+		}
+		j := s.cfg.Job(rec, s.cfg.Arrival(rec.Submit))
+		s.cfg.Labels.Apply(&j)
+		s.emitted++
+		return &j, true, nil
+	}
+	s.finish()
+	return nil, false, nil
+}
+
+func (s *Source) finish() {
+	s.done = true
+	s.Close()
+}
+
+// Close releases the file early (a finished pass closes it by itself).
+func (s *Source) Close() error {
+	if s.closer == nil {
+		return nil
+	}
+	err := s.closer.Close()
+	s.closer = nil
+	return err
+}
+
+// Open is the scenario.Opener of the "swim" format. It makes one full
+// validating pass first, so that a bad line anywhere in the selected part
+// of the file is reported before a simulation starts, then returns a fresh
+// streaming pass.
+func Open(path string, options map[string]any, sc *scenario.Scenario) (workload.Source, error) {
+	cfg, err := ParseOptions(options, sc)
+	if err != nil {
+		return nil, fmt.Errorf("swim options: %w", err)
+	}
+	machines := 0
+	if sc != nil {
+		machines = len(sc.Machines)
+	}
+	check, err := OpenFile(path, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer check.Close()
+	for {
+		j, ok, err := check.Next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		if err := j.Validate(machines); err != nil {
+			return nil, fmt.Errorf("%s: job %s: %v", path, j.ID, err)
+		}
+	}
+	return OpenFile(path, cfg)
+}
+
+// OpenFile starts a streaming pass over the file at path.
+func OpenFile(path string, cfg Config) (*Source, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	s := NewSource(path, f, cfg)
+	s.closer = f
+	return s, nil
+}

@@ -1,0 +1,169 @@
+package gen
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/netsched/netsched/scenario"
+	"github.com/netsched/netsched/trace/jobs"
+	"github.com/netsched/netsched/workload"
+)
+
+// Class is one job size class of a synthetic workload.
+type Class struct {
+	Name           string
+	Weight         float64       // relative frequency in the mix
+	Input          workload.Dist // input bytes
+	MapOnly        float64       // probability that a job of this class has no reduce stage
+	ShuffleRatio   workload.Dist // shuffle / input (jobs with reduces)
+	OutputRatio    workload.Dist // output / shuffle (jobs with reduces)
+	MapOutputRatio workload.Dist // output / input (map-only jobs)
+}
+
+// Synthetic generates MapReduce jobs: arrivals from a process, a class
+// drawn from the mix, sizes from the class, labels (users, queues,
+// recurring) and task skew from the options.
+type Synthetic struct {
+	Base
+	Classes []Class
+	Params  jobs.Params
+	Labels  jobs.Labels
+}
+
+// syntheticStream is this generator's PCG stream base.
+const syntheticStream = 0x53594e00
+
+// defaultClasses is the synthetic generator's built-in mix (our choice: a
+// simple three-class mix with SWIM-like proportions; fb2010 gives a mix
+// fitted to the trace).
+func defaultClasses() []Class {
+	mk := func(name string, w, median, sigma float64) Class {
+		return Class{Name: name, Weight: w, Input: workload.Dist{Kind: workload.LogNormal, A: median, B: sigma},
+			MapOnly:        0.3,
+			ShuffleRatio:   workload.Dist{Kind: workload.LogNormal, A: 0.5, B: 1},
+			OutputRatio:    workload.Dist{Kind: workload.LogNormal, A: 0.5, B: 1},
+			MapOutputRatio: workload.Dist{Kind: workload.LogNormal, A: 0.5, B: 1}}
+	}
+	return []Class{mk("small", 0.6, 64e6, 1), mk("medium", 0.3, 4e9, 1), mk("large", 0.1, 100e9, 0.5)}
+}
+
+// ParseSynthetic reads the "synthetic" generator's options.
+func ParseSynthetic(options map[string]any, sc *scenario.Scenario) (*Synthetic, error) {
+	o := jobs.NewOptions(options)
+	s := &Synthetic{
+		Base:   parseBase(o, sc, 1000, Arrivals{Process: "poisson", Gap: workload.ConstDist(10), Window: 3600}),
+		Params: jobs.ParseParams(o, sc),
+		Labels: jobs.ParseLabels(o, 0.5),
+	}
+	items, given := o.List("classes")
+	if !given {
+		s.Classes = defaultClasses()
+	}
+	for i, c := range items {
+		s.Classes = append(s.Classes, Class{
+			Name:           c.String("name", fmt.Sprintf("class%d", i)),
+			Weight:         c.Number("weight", 1),
+			Input:          c.Dist("input", jobs.Size, workload.ConstDist(128<<20)),
+			MapOnly:        c.Fraction("map_only", 0),
+			ShuffleRatio:   c.Dist("shuffle_ratio", jobs.Unitless, workload.ConstDist(1)),
+			OutputRatio:    c.Dist("output_ratio", jobs.Unitless, workload.ConstDist(1)),
+			MapOutputRatio: c.Dist("map_output_ratio", jobs.Unitless, workload.ConstDist(1)),
+		})
+	}
+	if given && len(items) == 0 {
+		o.Fail("classes", "give at least one class")
+	}
+	total := 0.0
+	for _, c := range s.Classes {
+		total += c.Weight
+	}
+	if total == 0 && len(s.Classes) > 0 {
+		o.Fail("classes", "class weights sum to 0")
+	}
+	return s, o.Err()
+}
+
+// Source starts a fresh pass over the workload.
+func (s *Synthetic) Source() workload.Source {
+	g := &synthSource{s: s,
+		clock: s.Arrivals.start(rngFor(s.Seed, syntheticStream, streamArrivals), s.Count),
+		sizes: rngFor(s.Seed, syntheticStream, streamSizes),
+		label: s.Labels,
+	}
+	g.label.Start(s.Seed, syntheticStream+streamLabels)
+	return g
+}
+
+type synthSource struct {
+	s     *Synthetic
+	clock *clock
+	sizes *rand.Rand
+	label jobs.Labels
+	i     int
+	done  bool
+}
+
+func (g *synthSource) Next() (*workload.Job, bool, error) {
+	if g.done || g.s.Count > 0 && g.i >= g.s.Count {
+		return nil, false, nil
+	}
+	t := g.clock.next()
+	if !g.s.more(g.i, t) {
+		g.done = true
+		return nil, false, nil
+	}
+	j, err := g.s.job(g.i, t, g.sizes)
+	if err != nil {
+		g.done = true
+		return nil, false, err
+	}
+	g.label.Apply(&j)
+	g.i++
+	return &j, true, nil
+}
+
+// job draws the i-th job. Draw order is fixed: class, input, map-only,
+// then the two ratios.
+func (s *Synthetic) job(i int, t float64, r *rand.Rand) (workload.Job, error) {
+	c := &s.Classes[pick(r, s.Classes)]
+	input := c.Input.Sample(r, 0, 1)
+	var shuffle, output float64
+	if r.Float64() < c.MapOnly {
+		output = input * c.MapOutputRatio.Sample(r, 0, 1)
+	} else {
+		shuffle = input * c.ShuffleRatio.Sample(r, 0, 1)
+		output = shuffle * c.OutputRatio.Sample(r, 0, 1)
+	}
+	id := fmt.Sprintf("job%d", i)
+	if err := jobs.Check(input, shuffle, output); err != nil {
+		return workload.Job{}, fmt.Errorf("synthetic job %s (class %s): %v", id, c.Name, err)
+	}
+	j := s.Params.MapReduce(id, t, input, shuffle, output)
+	j.Class = c.Name
+	return j, nil
+}
+
+// pick draws a class index by weight.
+func pick(r *rand.Rand, cs []Class) int {
+	total := 0.0
+	for _, c := range cs {
+		total += c.Weight
+	}
+	u := r.Float64() * total
+	for i, c := range cs {
+		if u < c.Weight {
+			return i
+		}
+		u -= c.Weight
+	}
+	return len(cs) - 1
+}
+
+// OpenSynthetic is the scenario.Opener of the "synthetic" generator.
+func OpenSynthetic(_ string, options map[string]any, sc *scenario.Scenario) (workload.Source, error) {
+	s, err := ParseSynthetic(options, sc)
+	if err != nil {
+		return nil, fmt.Errorf("synthetic options: %w", err)
+	}
+	return s.Source(), nil
+}
