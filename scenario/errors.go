@@ -143,8 +143,8 @@ func tokenPos(tk *token.Token) (int, int) {
 	return tk.Position.Line, tk.Position.Column
 }
 
-// pathOf returns the path of the node at (line, col) in the document and
-// the node itself; ok is false when no node starts there.
+// pathOf returns the path of the node that starts at (line, col) in the
+// document, and the node; found is nil when no node starts there.
 func (s *source) pathOf(line, col int) (path string, found ast.Node) {
 	var walk func(n ast.Node, p string) bool
 	walk = func(n ast.Node, p string) bool {

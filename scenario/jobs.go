@@ -133,10 +133,10 @@ func fromJob(j *workload.Job) JobSpec {
 // streamed trace is checked the same way as a list in a scenario file.
 type jobChecker struct {
 	machines int
-	seen     map[string]jobRef // job id -> where it was defined, for messages
-	all      map[string]float64
-	last     float64 // arrival of the previous job
-	streamed bool    // jobs come from a stream: arrivals must not decrease
+	seen     map[string]jobRef  // job id -> where it was defined, for messages
+	all      map[string]float64 // every id of a list and its arrival (nil when streamed)
+	last     float64            // arrival of the previous job
+	streamed bool               // jobs come from a stream: arrivals must not decrease
 }
 
 func newJobChecker(machines int) *jobChecker {

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -30,7 +31,7 @@ func Parse(name string, data []byte, baseDir string) (*Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
-	sc, err := resolve(f, src, baseDir)
+	sc, err := resolve(f, src, baseDir, true)
 	if err != nil {
 		return nil, err
 	}
@@ -38,14 +39,15 @@ func Parse(name string, data []byte, baseDir string) (*Scenario, error) {
 	return sc, nil
 }
 
-// ParseFile decodes and checks a scenario without resolving it (no trace
-// is opened); it is what editors of scenario files, like sweeps, start from.
+// ParseFile decodes a scenario and runs every check of Parse except those
+// that touch other files (a trace need not exist yet); it is what editors
+// of scenario files, like sweeps, start from.
 func ParseFile(name string, data []byte) (*File, error) {
 	f, src, err := decodeFile(name, data)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := resolve(f, src, ""); err != nil {
+	if _, err := resolve(f, src, "", false); err != nil {
 		return nil, err
 	}
 	return f, nil
@@ -67,8 +69,9 @@ func decodeFile(name string, data []byte) (*File, *source, error) {
 }
 
 // parseDocument parses data as exactly one YAML document.
-func parseDocument(name string, data []byte) (*source, error) {
+func parseDocument(name string, data []byte) (_ *source, err error) {
 	src := &source{name: name}
+	defer recoverAt(name, &err)
 	file, err := parser.ParseBytes(data, 0)
 	if err != nil {
 		return nil, src.convert(err)
@@ -91,7 +94,8 @@ func parseDocument(name string, data []byte) (*source, error) {
 
 // decodeNode decodes n strictly into v (a pointer), reporting errors at
 // their place in src.
-func decodeNode(src *source, n ast.Node, v any) error {
+func decodeNode(src *source, n ast.Node, v any) (err error) {
+	defer recoverAt(src.name, &err)
 	if _, isMap := unwrap(n).(*ast.MappingNode); !isMap {
 		l, c := position(n)
 		return src.errAtPos(l, c, "expected a mapping of keys to values, got "+describeNode(unwrap(n)))
@@ -104,4 +108,12 @@ func decodeNode(src *source, n ast.Node, v any) error {
 		return src.convert(err)
 	}
 	return nil
+}
+
+// recoverAt turns a panic inside the YAML library into an error: bad input
+// must never crash a run.
+func recoverAt(name string, err *error) {
+	if r := recover(); r != nil {
+		*err = &Error{File: name, Line: 1, Column: 1, Msg: fmt.Sprintf("the YAML library failed on this file (%v)", r)}
+	}
 }

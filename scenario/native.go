@@ -39,18 +39,23 @@ func EncodeJobsYAML(w io.Writer, jobs []JobSpec) error {
 // every value but not the jobs' consistency, which needs the cluster (use
 // the "native" format through a scenario for that).
 func DecodeJobsYAML(name string, data []byte) ([]JobSpec, error) {
+	jobs, _, err := decodeJobsYAML(name, data)
+	return jobs, err
+}
+
+func decodeJobsYAML(name string, data []byte) ([]JobSpec, *source, error) {
 	src, err := parseDocument(name, data)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if src.body == nil {
-		return nil, src.at("", "the file is empty; expected `jobs:` with a list of jobs")
+		return nil, nil, src.at("", "the file is empty; expected `jobs:` with a list of jobs")
 	}
 	var f jobsFile
 	if err := decodeNode(src, src.body, &f); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return f.Jobs, nil
+	return f.Jobs, src, nil
 }
 
 // EncodeJobsJSONL writes one JSON object per job and line. Calling it once
@@ -146,11 +151,10 @@ func openNative(path string, options map[string]any, sc *Scenario) (workload.Sou
 		if err != nil {
 			return nil, err
 		}
-		specs, err := DecodeJobsYAML(path, data)
+		specs, src, err := decodeJobsYAML(path, data)
 		if err != nil {
 			return nil, err
 		}
-		src, _ := parseDocument(path, data)
 		if len(specs) == 0 {
 			return nil, src.at("jobs", "expected a list of at least one job")
 		}

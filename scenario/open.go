@@ -12,7 +12,7 @@ import (
 
 // resolveWorkload checks that exactly one workload form is given and sets
 // sc.OpenWorkload for it.
-func resolveWorkload(sc *Scenario, f *File, src *source, baseDir string) error {
+func resolveWorkload(sc *Scenario, f *File, src *source, baseDir string, checkFiles bool) error {
 	w := f.Workload
 	if !src.has("workload") {
 		return src.at("workload", "missing; expected workload: with one of jobs, trace or generate")
@@ -40,7 +40,7 @@ func resolveWorkload(sc *Scenario, f *File, src *source, baseDir string) error {
 	case "jobs":
 		return resolveJobs(sc, w.Jobs, src)
 	case "trace":
-		return resolveTrace(sc, w, src, baseDir)
+		return resolveTrace(sc, w, src, baseDir, checkFiles)
 	default:
 		open, ok := lookup(generators, w.Generate)
 		if !ok {
@@ -98,7 +98,7 @@ func checkJobList(sc *Scenario, specs []JobSpec, src *source, path string) ([]wo
 	return jobs, nil
 }
 
-func resolveTrace(sc *Scenario, w WorkloadSpec, src *source, baseDir string) error {
+func resolveTrace(sc *Scenario, w WorkloadSpec, src *source, baseDir string, checkFiles bool) error {
 	format := w.Format
 	if format == "" {
 		format = "native"
@@ -112,10 +112,13 @@ func resolveTrace(sc *Scenario, w WorkloadSpec, src *source, baseDir string) err
 		return src.at(where, "unknown trace format %q (known: %s)", format, known(Formats()))
 	}
 	path := w.Trace
+	if path == "" {
+		return src.at("workload.trace", "expected the path of a trace file")
+	}
 	if !filepath.IsAbs(path) && baseDir != "" {
 		path = filepath.Join(baseDir, path)
 	}
-	if _, err := os.Stat(path); err != nil {
+	if _, err := os.Stat(path); checkFiles && err != nil {
 		return src.at("workload.trace", "cannot read the trace: %v", err)
 	}
 	opts := w.Options

@@ -22,7 +22,8 @@ const (
 var knowledgeModels = []string{"exact", "multiplicative", "relative", "gaussian"}
 
 // resolve checks everything decoding cannot and applies the defaults.
-func resolve(f *File, src *source, baseDir string) (*Scenario, error) {
+// checkFiles=false skips checking that a trace file exists.
+func resolve(f *File, src *source, baseDir string, checkFiles bool) (*Scenario, error) {
 	sc := &Scenario{File: *f, Seed: f.Seed}
 	if sc.Seed == 0 {
 		sc.Seed = DefaultSeed
@@ -38,7 +39,7 @@ func resolve(f *File, src *source, baseDir string) (*Scenario, error) {
 	if sc.Scheduler.Name == "" {
 		sc.Scheduler.Name = DefaultScheduler
 	}
-	if err := resolveWorkload(sc, f, src, baseDir); err != nil {
+	if err := resolveWorkload(sc, f, src, baseDir, checkFiles); err != nil {
 		return nil, err
 	}
 	return sc, nil

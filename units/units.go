@@ -242,6 +242,22 @@ func posError(n ast.Node, msg string) error {
 	return &PosError{Line: tk.Position.Line, Column: tk.Position.Column, Msg: msg}
 }
 
-func (b Bytes) MarshalText() ([]byte, error)    { return []byte(FormatBytes(float64(b))), nil }
-func (r Rate) MarshalText() ([]byte, error)     { return []byte(FormatRate(float64(r))), nil }
-func (d Duration) MarshalText() ([]byte, error) { return []byte(FormatDuration(float64(d))), nil }
+// Marshalling writes the human form when it reads back exactly and a plain
+// number otherwise, so that echoing a scenario never changes a value.
+func (b Bytes) MarshalText() ([]byte, error) {
+	return exact(float64(b), FormatBytes, ParseBytes), nil
+}
+
+func (r Rate) MarshalText() ([]byte, error) { return exact(float64(r), FormatRate, ParseRate), nil }
+
+func (d Duration) MarshalText() ([]byte, error) {
+	return exact(float64(d), FormatDuration, ParseDuration), nil
+}
+
+func exact(v float64, format func(float64) string, parse func(string) (float64, error)) []byte {
+	s := format(v)
+	if back, err := parse(s); err == nil && back == v {
+		return []byte(s)
+	}
+	return []byte(strconv.FormatFloat(v, 'g', -1, 64))
+}
