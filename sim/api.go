@@ -98,3 +98,10 @@ type Event struct {
 	Stage *Stage
 	Task  *Task
 }
+
+// Failer lets a scheduler stop the run with an error it can only detect
+// while running (a job naming a queue that does not exist). The engine
+// checks Err after every call into the scheduler.
+type Failer interface {
+	Err() error
+}

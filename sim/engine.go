@@ -33,6 +33,7 @@ type Engine struct {
 	placer      DataPlacer
 	observer    Observer
 	ticker      Ticker
+	failer      Failer
 	heartbeats  bool // per-machine heartbeats are generated
 
 	src         workload.Source
@@ -115,6 +116,7 @@ func New(sc *scenario.Scenario, s Scheduler) (*Engine, error) {
 	e.placer, _ = s.(DataPlacer)
 	e.observer, _ = s.(Observer)
 	e.ticker, _ = s.(Ticker)
+	e.failer, _ = s.(Failer)
 	if hb, ok := s.(Heartbeater); ok && hb.Heartbeats() || sc.HeartbeatOnly {
 		e.heartbeats = true
 		for i := range e.hbPhase {
@@ -197,6 +199,15 @@ func (e *Engine) stalled() error {
 		e.now, e.unfinished, e.waitingTotal, e.sched)
 }
 
+// checkScheduler stops the run if the scheduler reported an error.
+func (e *Engine) checkScheduler() {
+	if e.failer != nil {
+		if err := e.failer.Err(); err != nil {
+			e.fail("scheduler %s: %v", e.sc.Scheduler.Name, err)
+		}
+	}
+}
+
 func (e *Engine) fail(format string, a ...any) {
 	if e.err == nil {
 		e.err = fmt.Errorf("t=%gs: "+format, append([]any{e.now}, a...)...)
@@ -214,6 +225,7 @@ func (e *Engine) handle(ev event) {
 		e.heartbeat(ev.m)
 	case evTick:
 		e.ticker.Tick(e.view)
+		e.checkScheduler()
 		if e.unfinished > 0 || !e.srcDone {
 			e.events.push(event{time: e.now + e.ticker.TickInterval(), kind: evTick})
 		}

@@ -208,5 +208,6 @@ func (e *Engine) finishJob(j *Job) {
 func (e *Engine) observe(ev Event) {
 	if e.observer != nil {
 		e.observer.Observe(e.view, ev)
+		e.checkScheduler()
 	}
 }

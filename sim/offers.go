@@ -36,7 +36,9 @@ func (e *Engine) heartbeat(m int) {
 	}
 	if e.waitingTotal > 0 {
 		e.stats.offers++
-		if t := e.sched.Offer(e.view, m); t != nil {
+		t := e.sched.Offer(e.view, m)
+		e.checkScheduler()
+		if t != nil && e.err == nil {
 			e.apply(t, m)
 		}
 	}
@@ -77,7 +79,11 @@ func (e *Engine) passOnce() (placed bool) {
 	}
 	if e.global != nil {
 		e.stats.offers++
-		for _, p := range e.global.Schedule(e.view, Opportunity{SlotChanged: changed, TaskArrival: arrival}) {
+		placements := e.global.Schedule(e.view, Opportunity{SlotChanged: changed, TaskArrival: arrival})
+		if e.checkScheduler(); e.err != nil {
+			return
+		}
+		for _, p := range placements {
 			if p.Task == nil || p.Machine < 0 || p.Machine >= len(e.machines) {
 				e.fail("scheduler %T returned an invalid placement %+v", e.sched, p)
 				return
@@ -110,7 +116,7 @@ func (e *Engine) passOnce() (placed bool) {
 		for e.machines[m].Free > 0 && e.waitingTotal > 0 {
 			e.stats.offers++
 			t := e.sched.Offer(e.view, m)
-			if t == nil {
+			if e.checkScheduler(); t == nil || e.err != nil {
 				break
 			}
 			e.apply(t, m)

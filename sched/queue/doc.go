@@ -5,8 +5,9 @@
 //
 // They are built from the same small pieces:
 //   - request.go: the requests of a job, reduce-like stages (no file input,
-//     MR priority 10) before map-like ones (priority 20), and the locality
-//     lookup node-local -> rack-local -> any up to an allowed level;
+//     MR priority 10) before map-like ones (priority 20) with the MR
+//     ramp-up limit on slow-started reducers (§4), and the locality lookup
+//     node-local -> rack-local -> any up to an allowed level;
 //   - order.go: the fair (§1.5) and fifo comparators and a lazy best-first
 //     iteration;
 //   - tree.go, config.go: the queue tree, its `queues` parameter, and the
@@ -59,6 +60,18 @@
 // minimum-user-limit-percent; off unless given, where YARN's default is 1).
 // Without `queues` there is one leaf, default, with capacity 1. Jobs naming
 // a queue that is not configured are an error, as in YARN.
+//
+// # Locality and delays
+//
+// fifo has none (§2). fair follows §1.4 when both locality_node and
+// locality_rack are >= 0 (off by default, as in YARN). capacity counts
+// missed opportunities per §2 (node_locality_delay 40, capped at the
+// machine count). delay implements §3 for map-like requests only, as HFS
+// does: variant skip (default; the paper's Algorithm 2, with D from §3.3
+// unless `skips` is given) or wait (HFS's two levels, W1 and W2 defaulting to
+// min(15s, 1.5 x heartbeat)). Schedulers that delay ask the engine for
+// heartbeats, so that opportunities keep coming while slots stay free; every
+// Offer call in which an app is asked is one opportunity for it.
 //
 // # Errors at run time
 //

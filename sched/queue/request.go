@@ -29,46 +29,80 @@ func waitingAt(j *sim.Job, p int) int {
 	return n
 }
 
+// rampUp is the MR application master's reduce ramp-up limit (§4,
+// yarn.app.mapreduce.am.job.reduce.rampup.limit = 0.5): while a job has
+// other waiting tasks, tasks of stages whose parents are unfinished
+// (reducers started by slow start, holding their slot until the last map
+// output arrives) hold at most this share of the job's slots. Without it the
+// reduce-first priority could fill a cluster with reducers waiting for maps
+// that no longer get a slot.
+const rampUp = 0.5
+
+// early reports whether st runs before all its parents finished.
+func early(st *sim.Stage) bool {
+	for _, e := range st.Parents {
+		if e.Parent.Finished < len(e.Parent.Tasks) {
+			return true
+		}
+	}
+	return false
+}
+
+// mayStart applies the ramp-up limit to one more task of st.
+func mayStart(st *sim.Stage) bool {
+	if !early(st) {
+		return true
+	}
+	j := st.Job
+	running, waiting := 0, 0
+	for _, s := range j.Stages {
+		if early(s) {
+			running += s.Started - s.Finished
+			waiting += s.WaitingCount()
+		}
+	}
+	return waiting == j.Waiting || float64(running+1) <= rampUp*float64(j.Running+1)
+}
+
+// requested reports whether st is at priority p and may start a task now.
+func requested(st *sim.Stage, p int) bool {
+	return priorityOf(st) == p && st.WaitingCount() > 0 && mayStart(st)
+}
+
 // pick is the locality lookup every scheduler here uses: a waiting task of j
-// at priority p that may run on machine m, node-local first, then rack-local
-// if allowed is at least RackLocal, then any if allowed is OffSwitch. Tasks
-// without file input may run anywhere (YARN: a request naming at most one
-// location). It returns the task and the locality achieved (NoPreference for
-// tasks without file input; a task pinned to m counts as node-local).
+// at priority p that may run on machine m, with the locality achieved.
+// Reduce-like stages may run anywhere (YARN: a request naming at most one
+// location), in stage then index order. Map-like stages are searched
+// node-local first (a task pinned to m counts as node-local), then
+// rack-local if allowed is at least RackLocal, then anywhere if allowed is
+// OffSwitch.
 func pick(v *sim.View, j *sim.Job, p, m int, allowed sim.Locality) (*sim.Task, sim.Locality) {
-	for _, st := range j.Stages {
-		if priorityOf(st) == p && st.WaitingCount() > 0 {
-			if t := st.LocalWaiting(m); t != nil {
-				return t, levelOf(st, sim.NodeLocal)
-			}
-		}
+	if p == reduceLike {
+		return first(j, p, sim.NoPreference, func(st *sim.Stage) *sim.Task { return st.NextWaiting(m) })
 	}
-	if p == mapLike && allowed >= sim.RackLocal {
+	if t, l := first(j, p, sim.NodeLocal, func(st *sim.Stage) *sim.Task { return st.LocalWaiting(m) }); t != nil {
+		return t, l
+	}
+	if allowed >= sim.RackLocal {
 		rack := v.RackOf(m)
-		for _, st := range j.Stages {
-			if priorityOf(st) == p && st.WaitingCount() > 0 {
-				if t := st.RackLocalWaiting(rack); t != nil {
-					return t, sim.RackLocal
-				}
-			}
+		if t, l := first(j, p, sim.RackLocal, func(st *sim.Stage) *sim.Task { return st.RackLocalWaiting(rack) }); t != nil {
+			return t, l
 		}
 	}
-	if p == mapLike && allowed < sim.OffSwitch {
-		return nil, sim.NoPreference
-	}
-	for _, st := range j.Stages {
-		if priorityOf(st) == p && st.WaitingCount() > 0 {
-			if t := st.NextWaiting(m); t != nil {
-				return t, levelOf(st, sim.OffSwitch)
-			}
-		}
+	if allowed == sim.OffSwitch {
+		return first(j, p, sim.OffSwitch, func(st *sim.Stage) *sim.Task { return st.NextWaiting(m) })
 	}
 	return nil, sim.NoPreference
 }
 
-func levelOf(st *sim.Stage, l sim.Locality) sim.Locality {
-	if st.HasFileInput {
-		return l
+// first returns the first task lookup finds in j's stages requested at p.
+func first(j *sim.Job, p int, l sim.Locality, lookup func(st *sim.Stage) *sim.Task) (*sim.Task, sim.Locality) {
+	for _, st := range j.Stages {
+		if requested(st, p) {
+			if t := lookup(st); t != nil {
+				return t, l
+			}
+		}
 	}
-	return sim.NoPreference
+	return nil, sim.NoPreference
 }

@@ -1,0 +1,138 @@
+package queue
+
+import (
+	"math"
+
+	"github.com/netsched/netsched/sim"
+)
+
+func init() {
+	sim.Register(sim.Info{
+		Name:        "delay",
+		Description: "delay scheduling (Zaharia et al., EuroSys 2010) over fair's queue order: a job without a local task is skipped for D offers or W1/W2 seconds",
+		Params: append(fairTreeParams(),
+			sim.ParamInfo{Name: "variant", Default: "skip", Help: "skip: one level, a non-local launch after `skips` skips (the paper's Algorithm 2); wait: two levels node -> rack -> any after w1, w2 (HFS)"},
+			sim.ParamInfo{Name: "skips", Default: "-1", Help: "D, skips before a non-local launch (-1: ceil(0.231 x machines), §3.3's bound for 95% locality of 20-task jobs with 3 replicas)"},
+			sim.ParamInfo{Name: "w1", Default: "-1", Help: "wait before rack-local (-1: HFS's auto value min(15s, 1.5 x heartbeat))"},
+			sim.ParamInfo{Name: "w2", Default: "-1", Help: "further wait before off-switch (-1: as w1)"},
+			networkParam),
+		New: func(p *sim.Params) (sim.Scheduler, error) {
+			t, err := newFairTree(p)
+			if err != nil {
+				return nil, err
+			}
+			return &Delay{base: base{flows: newFlowPolicy(p), tree: t},
+				byWait: p.String("variant", "skip", "skip", "wait") == "wait",
+				skips:  p.Int("skips", -1), w1: p.Duration("w1", -1), w2: p.Duration("w2", -1)}, nil
+		},
+	})
+}
+
+// Delay is delay scheduling (§3) with fair's order of queues and jobs: the
+// job that should go next but has no local task lets the next ones go
+// first, for at most D skips (variant skip) or W1 then W2 seconds (wait).
+// Only map-like requests are delayed; reduce-like ones go first, anywhere,
+// as in HFS.
+type Delay struct {
+	base
+	fairOrder
+	byWait  bool
+	skips   int     // D
+	w1, w2  float64 // seconds
+	lastHB  float64 // time of the previous offer
+	skipped []*app  // apps skipped since the previous offer (wait)
+}
+
+// Heartbeats: skip counts and waits grow with opportunities, which must
+// keep coming while slots stay free.
+func (d *Delay) Heartbeats() bool { return true }
+
+func (d *Delay) Offer(v *sim.View, m int) *sim.Task {
+	d.defaults(v)
+	if d.byWait {
+		d.heartbeat(v.Now())
+	}
+	return d.tree.offer(v, m, d)
+}
+
+// defaults resolves the automatic values once the cluster is known.
+func (d *Delay) defaults(v *sim.View) {
+	if d.skips < 0 {
+		// §3.3: D >= -(M/R) ln(N(1-λ) / (1 + N(1-λ))) for λ = 0.95, N = 20, R = 3.
+		const lambda, tasks, replicas = 0.95, 20.0, 3.0
+		x := tasks * (1 - lambda)
+		d.skips = int(math.Ceil(-float64(len(v.Machines())) / replicas * math.Log(x/(1+x))))
+	}
+	if d.w1 < 0 {
+		d.w1 = min(15, 1.5*v.Heartbeat())
+	}
+	if d.w2 < 0 {
+		d.w2 = d.w1
+	}
+}
+
+// heartbeat is HFS's updateLocalityWaitTimes: each job skipped at the
+// previous opportunity has waited the time since.
+func (d *Delay) heartbeat(now float64) {
+	for _, a := range d.skipped {
+		a.wait += now - d.lastHB
+		a.skipped = false
+	}
+	d.skipped = d.skipped[:0]
+	d.lastHB = now
+}
+
+func (d *Delay) assign(v *sim.View, a *app, m int) *sim.Task {
+	if t, _ := pick(v, a.job, reduceLike, m, sim.OffSwitch); t != nil {
+		return t
+	}
+	if waitingAt(a.job, mapLike) == 0 {
+		return nil
+	}
+	if d.byWait {
+		return d.assignByWait(v, a, m)
+	}
+	return d.assignBySkips(v, a, m)
+}
+
+// assignBySkips is §3.1: a node-local task resets the skip count; without
+// one, the job launches anyway once it was skipped D times, else it is
+// skipped once more.
+func (d *Delay) assignBySkips(v *sim.View, a *app, m int) *sim.Task {
+	if t, _ := pick(v, a.job, mapLike, m, sim.NodeLocal); t != nil {
+		a.skips = 0
+		return t
+	}
+	if a.skips >= d.skips {
+		if t, _ := pick(v, a.job, mapLike, m, sim.OffSwitch); t != nil {
+			return t
+		}
+	}
+	a.skips++
+	return nil
+}
+
+// assignByWait is §3.2: the job's level follows its last launch, and the
+// wait since then unlocks rack-local after W1 and any after W2 more.
+func (d *Delay) assignByWait(v *sim.View, a *app, m int) *sim.Task {
+	t, got := pick(v, a.job, mapLike, m, d.allowed(a))
+	if t == nil {
+		if !a.skipped {
+			a.skipped = true
+			d.skipped = append(d.skipped, a)
+		}
+		return nil
+	}
+	a.level, a.wait = got, 0
+	return t
+}
+
+func (d *Delay) allowed(a *app) sim.Locality {
+	switch {
+	case a.level == sim.OffSwitch, a.level == sim.RackLocal && a.wait >= d.w2, a.wait >= d.w1+d.w2:
+		return sim.OffSwitch
+	case a.level == sim.RackLocal, a.wait >= d.w1:
+		return sim.RackLocal
+	}
+	return sim.NodeLocal
+}

@@ -1,0 +1,74 @@
+package queue
+
+import (
+	"math"
+
+	"github.com/netsched/netsched/sim"
+)
+
+var inf = math.Inf(1)
+
+// policy is what a scheduler adds to the walk of an offer down the tree:
+// which queues may take one more slot, how siblings are ordered, and how an
+// app uses the offer (nil: the app passes and the next one is asked).
+type policy interface {
+	open(q *queue) bool
+	before(a, b *queue) bool
+	assign(v *sim.View, a *app, m int) *sim.Task
+}
+
+// offer walks machine m's free slot down the tree (§1.3): at each parent the
+// open children with waiting tasks in policy order, at a leaf its apps with
+// waiting tasks in the leaf's order, until an app places a task.
+func (t *tree) offer(v *sim.View, m int, p policy) *sim.Task {
+	t.root.refreshDemand()
+	return visit(v, t.root, m, p)
+}
+
+func visit(v *sim.View, q *queue, m int, p policy) (got *sim.Task) {
+	if len(q.children) > 0 {
+		q.kids = q.kids[:0]
+		for _, c := range q.children {
+			if c.waiting > 0 && p.open(c) {
+				q.kids = append(q.kids, c)
+			}
+		}
+		bestFirst(q.kids, p.before, func(c *queue) bool {
+			got = visit(v, c, m, p)
+			return got != nil
+		})
+		return got
+	}
+	q.ready = q.ready[:0]
+	for _, a := range q.apps {
+		if a.job.Waiting > 0 {
+			q.ready = append(q.ready, a)
+		}
+	}
+	bestFirst(q.ready, q.appBefore(), func(a *app) bool {
+		got = p.assign(v, a, m)
+		return got != nil
+	})
+	return got
+}
+
+// fairOrder orders siblings by FairSharePolicy and keeps every queue within
+// its max share (fitsInMaxShare); fair and delay use it.
+type fairOrder struct{}
+
+func (fairOrder) open(q *queue) bool      { return float64(q.running+1) <= q.MaxShare }
+func (fairOrder) before(a, b *queue) bool { return fairBefore(a.share(), b.share()) }
+
+// base is what fair, capacity and delay share: the network policy and the
+// queue tree, which lifecycle events keep current.
+type base struct {
+	flows
+	tree *tree
+}
+
+func (b *base) Observe(v *sim.View, e sim.Event) { b.tree.observe(e) }
+
+// Err is the first job that could not be routed to a leaf queue (unknown
+// queue without auto-creation, or a parent queue). Such jobs are never
+// placed, so the run ends as stalled; this says why.
+func (b *base) Err() error { return b.tree.err }
