@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	_ "github.com/netsched/netsched/sched/all"
+	_ "github.com/netsched/netsched/trace/register"
 	"github.com/netsched/netsched/sim"
 )
 

@@ -14,7 +14,7 @@ import (
 // sharedTrace returns the path of a file in ../shared/traces (relative to
 // the repository root, which is two levels above this package), skipping
 // the test when the data is not on this machine.
-func sharedTrace(t *testing.T, name string) string {
+func sharedTrace(t testing.TB, name string) string {
 	t.Helper()
 	p := filepath.Join("..", "..", "..", "shared", "traces", name)
 	if _, err := os.Stat(p); err != nil {

@@ -127,6 +127,9 @@ func (c *CoflowConfig) Job(cf *coflowbench.Coflow, arrival float64) (workload.Jo
 		Output:  shuffle / float64(maps),
 		Pin:     workload.NoPin,
 	}
+	if c.Pin == "all" && maps > maxListed {
+		return workload.Job{}, fmt.Errorf("coflow %s: %d pinned maps are too many to list (limit %d); use pin: reducers or mappers: trace", cf.ID, maps, maxListed)
+	}
 	if c.Pin == "all" {
 		mapStage.Tasks = make([]workload.Task, maps)
 		for i := range mapStage.Tasks {
@@ -168,6 +171,10 @@ func (c *CoflowConfig) Job(cf *coflowbench.Coflow, arrival float64) (workload.Jo
 	}
 	return workload.Job{ID: cf.ID, Arrival: arrival, Stages: []workload.Stage{mapStage, red}}, nil
 }
+
+// maxListed bounds the maps listed one by one for pinning, so a huge
+// coflow is an error rather than an out-of-memory crash.
+const maxListed = 1 << 20
 
 // CoflowSource replays a parsed trace as jobs.
 type CoflowSource struct {

@@ -9,12 +9,17 @@ import (
 	"github.com/netsched/netsched/workload"
 )
 
-// Class is one job size class of a synthetic workload.
+// Class is one job size class of a synthetic workload. Shuffle and output
+// bytes are drawn either directly (Shuffle, Output, MapOutput set) or as
+// ratios of the input (ShuffleRatio, OutputRatio, MapOutputRatio).
 type Class struct {
-	Name           string
-	Weight         float64       // relative frequency in the mix
-	Input          workload.Dist // input bytes
-	MapOnly        float64       // probability that a job of this class has no reduce stage
+	Name    string
+	Weight  float64      // relative frequency in the mix
+	Input   jobs.Sampler // input bytes
+	MapOnly float64      // probability that a job of this class has no reduce stage
+
+	Shuffle, Output, MapOutput *jobs.Sampler // bytes (jobs with reduces; map-only jobs)
+
 	ShuffleRatio   workload.Dist // shuffle / input (jobs with reduces)
 	OutputRatio    workload.Dist // output / shuffle (jobs with reduces)
 	MapOutputRatio workload.Dist // output / input (map-only jobs)
@@ -38,7 +43,7 @@ const syntheticStream = 0x53594e00
 // fitted to the trace).
 func defaultClasses() []Class {
 	mk := func(name string, w, median, sigma float64) Class {
-		return Class{Name: name, Weight: w, Input: workload.Dist{Kind: workload.LogNormal, A: median, B: sigma},
+		return Class{Name: name, Weight: w, Input: jobs.Sampler{Dist: workload.Dist{Kind: workload.LogNormal, A: median, B: sigma}},
 			MapOnly:        0.3,
 			ShuffleRatio:   workload.Dist{Kind: workload.LogNormal, A: 0.5, B: 1},
 			OutputRatio:    workload.Dist{Kind: workload.LogNormal, A: 0.5, B: 1},
@@ -60,15 +65,7 @@ func ParseSynthetic(options map[string]any, sc *scenario.Scenario) (*Synthetic, 
 		s.Classes = defaultClasses()
 	}
 	for i, c := range items {
-		s.Classes = append(s.Classes, Class{
-			Name:           c.String("name", fmt.Sprintf("class%d", i)),
-			Weight:         c.Number("weight", 1),
-			Input:          c.Dist("input", jobs.Size, workload.ConstDist(128<<20)),
-			MapOnly:        c.Fraction("map_only", 0),
-			ShuffleRatio:   c.Dist("shuffle_ratio", jobs.Unitless, workload.ConstDist(1)),
-			OutputRatio:    c.Dist("output_ratio", jobs.Unitless, workload.ConstDist(1)),
-			MapOutputRatio: c.Dist("map_output_ratio", jobs.Unitless, workload.ConstDist(1)),
-		})
+		s.Classes = append(s.Classes, parseClass(c, i))
 	}
 	if given && len(items) == 0 {
 		o.Fail("classes", "give at least one class")
@@ -81,6 +78,32 @@ func ParseSynthetic(options map[string]any, sc *scenario.Scenario) (*Synthetic, 
 		o.Fail("classes", "class weights sum to 0")
 	}
 	return s, o.Err()
+}
+
+// parseClass reads one entry of `classes`.
+func parseClass(c *jobs.Options, i int) Class {
+	cl := Class{
+		Name:           c.String("name", fmt.Sprintf("class%d", i)),
+		Weight:         c.Number("weight", 1),
+		Input:          c.Sampler("input", jobs.Size, jobs.Sampler{Dist: workload.ConstDist(128 << 20)}),
+		MapOnly:        c.Fraction("map_only", 0),
+		ShuffleRatio:   c.Dist("shuffle_ratio", jobs.Unitless, workload.ConstDist(1)),
+		OutputRatio:    c.Dist("output_ratio", jobs.Unitless, workload.ConstDist(1)),
+		MapOutputRatio: c.Dist("map_output_ratio", jobs.Unitless, workload.ConstDist(1)),
+	}
+	for _, f := range []struct {
+		abs, ratio string
+		dst        **jobs.Sampler
+	}{{"shuffle", "shuffle_ratio", &cl.Shuffle}, {"output", "output_ratio", &cl.Output}, {"map_output", "map_output_ratio", &cl.MapOutput}} {
+		if c.Has(f.abs) {
+			if c.Has(f.ratio) {
+				c.Fail(f.abs, "give %s or %s, not both", f.abs, f.ratio)
+			}
+			v := c.Sampler(f.abs, jobs.Size, jobs.Sampler{})
+			*f.dst = &v
+		}
+	}
+	return cl
 }
 
 // Source starts a fresh pass over the workload.
@@ -126,13 +149,13 @@ func (g *synthSource) Next() (*workload.Job, bool, error) {
 // then the two ratios.
 func (s *Synthetic) job(i int, t float64, r *rand.Rand) (workload.Job, error) {
 	c := &s.Classes[pick(r, s.Classes)]
-	input := c.Input.Sample(r, 0, 1)
+	input := c.Input.Sample(r)
 	var shuffle, output float64
 	if r.Float64() < c.MapOnly {
-		output = input * c.MapOutputRatio.Sample(r, 0, 1)
+		output = draw(r, c.MapOutput, c.MapOutputRatio, input)
 	} else {
-		shuffle = input * c.ShuffleRatio.Sample(r, 0, 1)
-		output = shuffle * c.OutputRatio.Sample(r, 0, 1)
+		shuffle = draw(r, c.Shuffle, c.ShuffleRatio, input)
+		output = draw(r, c.Output, c.OutputRatio, shuffle)
 	}
 	id := fmt.Sprintf("job%d", i)
 	if err := jobs.Check(input, shuffle, output); err != nil {
@@ -143,20 +166,21 @@ func (s *Synthetic) job(i int, t float64, r *rand.Rand) (workload.Job, error) {
 	return j, nil
 }
 
+// draw takes an absolute size when the class gives one, else ratio x base.
+func draw(r *rand.Rand, abs *jobs.Sampler, ratio workload.Dist, base float64) float64 {
+	if abs != nil {
+		return abs.Sample(r)
+	}
+	return base * ratio.Sample(r, 0, 1)
+}
+
 // pick draws a class index by weight.
 func pick(r *rand.Rand, cs []Class) int {
-	total := 0.0
-	for _, c := range cs {
-		total += c.Weight
-	}
-	u := r.Float64() * total
+	w := make([]float64, len(cs))
 	for i, c := range cs {
-		if u < c.Weight {
-			return i
-		}
-		u -= c.Weight
+		w[i] = c.Weight
 	}
-	return len(cs) - 1
+	return pickWeight(r, w)
 }
 
 // OpenSynthetic is the scenario.Opener of the "synthetic" generator.

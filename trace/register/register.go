@@ -1,0 +1,23 @@
+// Package register makes the trace importers and workload generators
+// available to scenario files: blank-import it where scenarios are loaded.
+//
+//	workload: {trace: FB-2010.tsv, format: swim}
+//	workload: {trace: FB2010-1Hr-150-0.txt, format: coflow-benchmark}
+//	workload: {generate: synthetic | fb2010 | workflow | multistage}
+package register
+
+import (
+	"github.com/netsched/netsched/scenario"
+	"github.com/netsched/netsched/trace/jobs"
+	"github.com/netsched/netsched/trace/swim"
+	"github.com/netsched/netsched/workload/gen"
+)
+
+func init() {
+	scenario.RegisterFormat("swim", swim.Open)
+	scenario.RegisterFormat("coflow-benchmark", jobs.OpenCoflow)
+	scenario.RegisterGenerator("synthetic", gen.OpenSynthetic)
+	scenario.RegisterGenerator("fb2010", gen.OpenFB2010)
+	scenario.RegisterGenerator("workflow", gen.OpenWorkflow)
+	scenario.RegisterGenerator("multistage", gen.OpenMultistage)
+}
