@@ -4,8 +4,8 @@ import (
 	"github.com/spf13/cobra"
 
 	_ "github.com/netsched/netsched/sched/all"
-	_ "github.com/netsched/netsched/trace/register"
 	"github.com/netsched/netsched/sim"
+	_ "github.com/netsched/netsched/trace/register"
 )
 
 func newRootCmd() *cobra.Command {
