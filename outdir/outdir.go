@@ -41,6 +41,9 @@ func Write(dir string, files []File) error {
 		}
 		temps = append(temps, tmp.Name())
 		_, werr := tmp.Write(f.Data)
+		if werr == nil {
+			werr = tmp.Chmod(0o644) // CreateTemp makes 0600; outputs are for sharing
+		}
 		cerr := tmp.Close()
 		if werr != nil || cerr != nil {
 			cleanup()
