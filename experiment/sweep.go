@@ -3,6 +3,7 @@ package experiment
 import (
 	"slices"
 
+	"github.com/netsched/netsched/report"
 	"github.com/netsched/netsched/scenario"
 )
 
@@ -50,9 +51,9 @@ type Record struct {
 	Timeline bool
 }
 
-// GanttMaxTasks is the largest run whose tasks are recorded by default (the
-// Gantt chart of slots is only readable for small runs).
-const GanttMaxTasks = 200
+// GanttMaxTasks is the largest run whose tasks are recorded by default:
+// the largest the report draws as a Gantt chart of slots.
+const GanttMaxTasks = report.GanttMaxTasks
 
 // ReportHints are the sweep file's defaults for `netsched report`.
 type ReportHints struct {

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/netsched/netsched/coflow"
+	"github.com/netsched/netsched/outdir"
+	"github.com/netsched/netsched/trace/coflowbench"
+	"github.com/netsched/netsched/units"
+)
+
+func init() { extraCommands = append(extraCommands, newCoflowCmd) }
+
+// newCoflowCmd is `netsched coflow TRACE --policy P [--out DIR] [--port-speed 1Gbps]`:
+// a network-only replay of a coflow-benchmark trace.
+func newCoflowCmd() *cobra.Command {
+	var policy, out, speed, firstLimit string
+	var opt coflow.Options
+	cmd := &cobra.Command{
+		Use:   "coflow TRACE --policy P [--out DIR] [--port-speed 1Gbps]",
+		Short: "Replay a coflow-benchmark trace on the network model under a coflow scheduler",
+		Long: `Replay a coflow-benchmark trace (e.g. FB2010-1Hr-150-0.txt) on a non-blocking
+fabric: every port is a machine whose NIC uplink and downlink run at
+--port-speed. Each reducer's bytes are split evenly over the coflow's distinct
+mapper ports (a mapper on the reducer's port moves its share locally) and all
+flows of a coflow start at its arrival.
+
+Policies: ` + strings.Join(coflow.Policies(), ", ") + `. fair is per-flow max-min
+sharing; fifo, scf, ncf, lcf and sebf order the coflows and give each the Varys
+MADD allocation, then backfill; aalo is Aalo's D-CLAS. See docs/coflow.md.
+
+Prints a CCT table; with --out, also writes summary.json and coflows.csv
+(times in seconds, sizes in bytes) into DIR.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var err error
+			if opt.PortSpeed, err = units.ParseRate(speed); err != nil {
+				return fmt.Errorf("--port-speed: %w", err)
+			}
+			if opt.PortSpeed <= 0 {
+				return fmt.Errorf("--port-speed %q must be positive", speed)
+			}
+			if opt.AaloFirstLimit, err = units.ParseBytes(firstLimit); err != nil {
+				return fmt.Errorf("--aalo-first-limit: %w", err)
+			}
+			if opt.AaloFirstLimit <= 0 {
+				return fmt.Errorf("--aalo-first-limit %q must be positive", firstLimit)
+			}
+			opt.Policy = policy
+			tr, err := coflowbench.ReadFile(args[0])
+			if err != nil {
+				return err
+			}
+			res, err := coflow.Replay(tr, opt)
+			if err != nil {
+				return err
+			}
+			var files []outdir.File
+			if out != "" {
+				if files, err = res.Files(); err != nil {
+					return err
+				}
+				if err := outdir.Write(out, files); err != nil {
+					return err
+				}
+			}
+			if err := res.WriteTable(cmd.OutOrStdout()); err != nil {
+				return err
+			}
+			if out != "" {
+				fmt.Fprintf(cmd.OutOrStdout(), "wrote %s to %s\n", strings.Join(outdir.Names(files), ", "), out)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&policy, "policy", "", "coflow scheduling policy: "+strings.Join(coflow.Policies(), ", "))
+	f.StringVar(&out, "out", "", "directory for summary.json and coflows.csv (nothing is written without it)")
+	f.StringVar(&speed, "port-speed", "1Gbps", "NIC uplink and downlink speed of every port")
+	f.BoolVar(&opt.RescheduleOnFlowCompletion, "reschedule-on-flow-completion", false,
+		"also reallocate when a single flow finishes (MADD policies and aalo; slower)")
+	f.BoolVar(&opt.AaloWeighted, "aalo-weighted", false, "aalo: weighted sharing across queues (weight K-q) instead of strict priority")
+	f.IntVar(&opt.AaloQueues, "aalo-queues", coflow.DefaultAaloQueues, "aalo: number of queues")
+	f.StringVar(&firstLimit, "aalo-first-limit", "10MiB", "aalo: bytes sent that move a coflow out of the first queue")
+	f.Float64Var(&opt.AaloMultiplier, "aalo-multiplier", coflow.DefaultAaloMultiplier, "aalo: each queue limit is this times the previous")
+	cmd.MarkFlagRequired("policy")
+	return cmd
+}

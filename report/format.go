@@ -1,0 +1,101 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/netsched/netsched/units"
+)
+
+// metricLabels name the usual metrics for people.
+var metricLabels = map[string]string{
+	"jct.mean": "mean JCT", "jct.p50": "median JCT", "jct.p95": "p95 JCT", "jct.p99": "p99 JCT", "jct.max": "max JCT",
+	"makespan": "makespan", "throughput": "throughput",
+	"bytes.total.cross_rack": "cross-rack bytes", "bytes.total.rack_local": "rack-local bytes",
+	"bytes.total.node_local": "node-local bytes", "node_locality": "node locality",
+	"congested_samples": "congested samples", "jobs": "jobs",
+}
+
+// MetricLabel is a metric's name for people ("p95 JCT").
+func MetricLabel(m string) string {
+	if l, ok := metricLabels[m]; ok {
+		return l
+	}
+	return m
+}
+
+// FormatValue renders a metric's value with its unit, to 3 significant
+// digits: seconds for times, bytes for sizes, jobs/s for throughput.
+func FormatValue(metric string, v float64) string {
+	if math.IsNaN(v) {
+		return "-"
+	}
+	r := roundSig(v, 3)
+	switch {
+	case strings.HasPrefix(metric, "jct") || metric == "makespan":
+		return units.FormatDuration(r)
+	case strings.HasPrefix(metric, "bytes."):
+		return units.FormatBytes(r)
+	case metric == "throughput":
+		return strconv.FormatFloat(r, 'g', -1, 64) + " jobs/s"
+	}
+	return strconv.FormatFloat(r, 'g', -1, 64)
+}
+
+func roundSig(v float64, digits int) float64 {
+	if v == 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+		return v
+	}
+	f, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', digits, 64), 64)
+	return f
+}
+
+// formatRatio renders a normalized value ("0.873").
+func formatRatio(v float64) string {
+	if math.IsNaN(v) {
+		return "-"
+	}
+	return strconv.FormatFloat(v, 'f', 3, 64)
+}
+
+// WriteComparison prints the comparison as two aligned tables: every
+// metric normalized to the baseline (the first row), then the absolute
+// values (mean over seeds).
+func WriteComparison(w io.Writer, cmp []Comparison, metricNames []string) error {
+	if len(cmp) == 0 {
+		_, err := fmt.Fprintln(w, "no scheduler finished a run")
+		return err
+	}
+	head := []string{"scheduler", "runs"}
+	for _, m := range metricNames {
+		head = append(head, MetricLabel(m))
+	}
+	fmt.Fprintf(w, "normalized to %s (lower is better except throughput)\n", cmp[0].Scheduler)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	for _, c := range cmp {
+		cells := []string{c.Scheduler, strconv.Itoa(c.Seeds)}
+		for k := range metricNames {
+			cells = append(cells, formatRatio(c.Norm[k]))
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nabsolute (mean over runs)")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	for _, c := range cmp {
+		cells := []string{c.Scheduler, strconv.Itoa(c.Seeds)}
+		for k, m := range metricNames {
+			cells = append(cells, FormatValue(m, c.Mean[k]))
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,168 @@
+package report
+
+import (
+	"bytes"
+	"image/png"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func figureNames(figs []*Figure) []string {
+	var out []string
+	for _, f := range figs {
+		out = append(out, f.Name)
+	}
+	return out
+}
+
+func TestGenerateHTMLDrawsEveryFigure(t *testing.T) {
+	dir := fixture(t)
+	r, err := LoadResults(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Generate(r, Options{Title: "fixture"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := figureNames(out.Figures); !slices.Equal(got, fixtureFigures) {
+		t.Fatalf("figures %v, want %v", got, fixtureFigures)
+	}
+	if len(out.Skipped) > 0 {
+		t.Errorf("skipped: %v", out.Skipped)
+	}
+	html, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range fixtureFigures {
+		data, err := os.ReadFile(filepath.Join(dir, "figures", name+".png"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(bytes.NewReader(data))
+		if err != nil {
+			t.Fatalf("%s.png: %v", name, err)
+		}
+		if b := img.Bounds(); b.Dx() < 500 || b.Dy() < 300 {
+			t.Errorf("%s.png is %dx%d", name, b.Dx(), b.Dy())
+		}
+		if !bytes.Contains(html, []byte(`data-figure="`+name+`"`)) {
+			t.Errorf("report.html lacks figure %s", name)
+		}
+	}
+	if n := bytes.Count(html, []byte(`src="data:image/png;base64,`)); n != len(fixtureFigures) {
+		t.Errorf("report.html embeds %d PNGs, want %d", n, len(fixtureFigures))
+	}
+	if bytes.Contains(html, []byte("http://")) || bytes.Contains(html, []byte("https://")) {
+		t.Error("report.html refers to the network")
+	}
+	// The comparison table: fair 21.5 s mean JCT (baseline), delay 17.5 s (0.814).
+	for _, want := range []string{"<td>21.5s (1.000)</td>", "<td>17.5s (0.814)</td>", "scheduler.params.skips=0"} {
+		if !bytes.Contains(html, []byte(want)) {
+			t.Errorf("report.html lacks %q", want)
+		}
+	}
+}
+
+func TestGenerateSVGAndPNGOnly(t *testing.T) {
+	dir := fixture(t)
+	r, err := LoadResults(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{"svg", "png"} {
+		out := t.TempDir()
+		res, err := Generate(r, Options{Out: out, Format: format, Baseline: "delay", At: map[string]string{"scheduler.params.skips": "5"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, n := range fixtureFigures {
+			want = append(want, "figures/"+n+"."+format)
+		}
+		slices.Sort(want)
+		if !slices.Equal(res.Files, want) {
+			t.Errorf("%s: files %v, want %v", format, res.Files, want)
+		}
+		data, err := os.ReadFile(filepath.Join(out, "figures", "jct-cdf."+format))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if format == "svg" && !bytes.Contains(data, []byte("<svg")) {
+			t.Errorf("jct-cdf.svg is not SVG: %.60q", data)
+		}
+		if _, err := os.Stat(filepath.Join(out, "report.html")); !os.IsNotExist(err) {
+			t.Errorf("%s: report.html written (%v)", format, err)
+		}
+	}
+}
+
+func TestGenerateErrors(t *testing.T) {
+	r, err := LoadResults(fixture(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		opts Options
+		want string
+	}{
+		{Options{Format: "pdf"}, `report format "pdf": expected one of html, png, svg`},
+		{Options{Baseline: "fifo"}, `baseline "fifo" is not a scheduler of these results (fair, delay)`},
+		{Options{At: map[string]string{"scheduler.params.skips": "1"}}, "report at scheduler.params.skips=1: not a value of the sweep (values: [0 5])"},
+	} {
+		tc.opts.Out = t.TempDir()
+		if _, err := Generate(r, tc.opts); err == nil || err.Error() != tc.want {
+			t.Errorf("got %v, want %s", err, tc.want)
+		}
+	}
+	if _, err := LoadResults(t.TempDir()); err == nil || !strings.Contains(err.Error(), "the output directory of a sweep, a merge or a comparison?") {
+		t.Errorf("missing results.csv: %v", err)
+	}
+}
+
+func TestSkippedFiguresAreExplained(t *testing.T) {
+	dir := fixture(t)
+	for _, id := range []string{"c00", "c01", "c02", "c03", "c04", "c05"} {
+		os.Remove(filepath.Join(dir, "cells", id, "timeline.csv"))
+		os.Remove(filepath.Join(dir, "cells", id, "tasks.csv"))
+	}
+	r, err := LoadResults(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Generate(r, Options{Format: "png"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := figureNames(out.Figures); slices.Contains(got, "utilization") || slices.Contains(got, "gantt-fair") {
+		t.Errorf("figures %v drawn without their files", got)
+	}
+	want := []string{
+		"network utilization timeline: no cell has timeline samples (set record.timeline: true in the sweep)",
+		"Gantt chart of fair: no tasks.csv (kept for runs of at most 200 tasks, or with record.tasks: always)",
+		"Gantt chart of delay: no tasks.csv (kept for runs of at most 200 tasks, or with record.tasks: always)",
+	}
+	if !slices.Equal(out.Skipped, want) {
+		t.Errorf("skipped %q\nwant %q", out.Skipped, want)
+	}
+}
+
+func TestAssignSlots(t *testing.T) {
+	tasks := []task{
+		{job: "A", machine: 0, start: 0, finish: 3},
+		{job: "B", machine: 0, start: 1, finish: 4},
+		{job: "C", machine: 0, start: 3, finish: 5}, // A's slot is free again at 3
+		{job: "D", machine: 2, start: 2, finish: 6},
+	}
+	rows, first := assignSlots(tasks)
+	if !slices.Equal(rows, []int{0, 1, 0, 2}) {
+		t.Errorf("rows %v, want [0 1 0 2]", rows)
+	}
+	if first[0] != 0 || first[2] != 2 || len(first) != 2 {
+		t.Errorf("machine rows %v, want map[0:0 2:2]", first)
+	}
+}
