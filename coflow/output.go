@@ -40,8 +40,9 @@ func (res *Result) Files() ([]outdir.File, error) {
 	return []outdir.File{{Name: SummaryFile, Data: sum}, {Name: CoflowsFile, Data: buf.Bytes()}}, nil
 }
 
-// num formats a float in the shortest form that reads back exactly.
-func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+// num formats a float in the shortest fixed-point form that reads back
+// exactly (no exponent: bytes stay whole numbers).
+func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
 // WriteTable prints a human-readable summary: CCT statistics overall and per
 // Varys bin.

@@ -55,6 +55,7 @@ type replayer struct {
 
 	departed, anyDone bool
 	flows, reallocs   int
+	rateUpdates       int
 	netBytes          float64
 	err               error
 }
@@ -211,6 +212,7 @@ func (r *replayer) apply(t float64) {
 			if !f.done && f.next != f.rate {
 				r.net.SetRate(t, f.id, f.next)
 				f.rate = f.next
+				r.rateUpdates++
 			}
 		}
 	}

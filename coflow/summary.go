@@ -56,6 +56,7 @@ type Summary struct {
 	NetworkBytes float64 `json:"network_bytes"` // bytes carried by flows
 	Makespan     float64 `json:"makespan"`      // last finish - first arrival
 	Reallocs     int     `json:"reallocations"` // explicit-rate reallocations
+	RateUpdates  int     `json:"rate_updates"`  // SetRate calls (rates that changed)
 	CCT          Stats   `json:"cct"`
 	Bins         Bins    `json:"bins"`
 	// Definitions, so that the file explains itself.
@@ -73,7 +74,7 @@ func (r *replayer) result() *Result {
 	s := Summary{
 		Policy: r.opt.Policy, AaloWeighted: r.opt.Policy == Aalo && r.opt.AaloWeighted,
 		PortSpeed: r.opt.PortSpeed, Ports: r.tr.Ports, Coflows: len(r.recs), Flows: r.flows,
-		Reallocs: r.reallocs, ShortFlowLimit: ShortFlowLimit, NarrowWidth: NarrowWidth,
+		Reallocs: r.reallocs, RateUpdates: r.rateUpdates, ShortFlowLimit: ShortFlowLimit, NarrowWidth: NarrowWidth,
 	}
 	switch {
 	case r.opt.Policy == Fair:

@@ -1,238 +1,413 @@
 package network
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
 
+// Allocation: strict priority between classes, max-min fair (progressive
+// filling) within a class, explicit rates before everything.
+//
+// The allocator is incremental. A water-fill freezes bundles in increasing
+// order of rate; a change (a bundle created, resized, re-routed or removed)
+// can only alter the run from the lowest level λ* at which one of the links
+// it touches saturates, in the old run or in the new one. Every bundle whose
+// rate is below λ* keeps it. So a pass for class c
+//
+//  1. computes λ* over the seed links (links of changed bundles, and links
+//     whose load from higher classes changed),
+//  2. collects the region: bundles of class c with rate >= λ* (and changed
+//     ones) connected to the seeds through such bundles,
+//  3. water-fills the region over what the rest leaves on its links,
+//  4. reports the links whose load changed as seeds for lower classes.
+//
+// Cost of a pass: O(sum over seed links of deg) for λ* (a few scans each), plus
+// O(region route entries + sum of degrees of the region's links) for the
+// search and the fill, plus O(log links) per link saturation and
+// O(log bundles) per rescheduled bundle. Bundles outside the region are not
+// touched.
+
+type allocScratch struct {
+	classes []int
+	seeds   []int32
+	region  []*bundle
+	queue   []int32 // links of the region, in visiting order
+	capped  []*bundle
+	delta   []int32 // links whose load changed in this allocation
+	lh      levelHeap
+}
+
+// relTol absorbs float noise when comparing levels and loads.
+const relTol = 1e-9
+
 // flush recomputes rates if anything changed since the last allocation.
 func (n *Network) flush() {
-	if len(n.dirty) > 0 {
+	if len(n.dirty) > 0 || len(n.changed) > 0 {
 		n.allocate()
 	}
 }
 
-// allocate recomputes the rates of the connected part of the bundle/link
-// graph reachable from the dirty links. Bundles outside it share no link
-// with any changed bundle, so (strict priority and max-min being decided
-// link by link) their rates cannot change.
 func (n *Network) allocate() {
-	n.collectComponent()
-	n.dirty = n.dirty[:0]
+	a := &n.alloc
 	n.Allocations++
-	n.AllocatedBundles += int64(len(n.compB))
+	n.epoch++
+	allocEp := n.epoch
+	n.allocEp = allocEp
+	a.delta = a.delta[:0]
 
-	for _, l := range n.compL {
-		ln := &n.links[l]
-		ln.res = ln.cap
+	// Explicit rates are fixed: install them, then their links' loads.
+	start := math.MaxInt
+	for _, b := range n.changed {
+		if !b.retired && b.key.explicit >= 0 {
+			n.setRate(b, b.key.explicit)
+		}
 	}
-	// Explicit rates are served first, whatever their class.
-	n.classes = n.classes[:0]
-	explicit := false
-	for _, b := range n.compB {
-		b.frozen = false
-		if b.key.explicit >= 0 {
-			b.newRate = b.key.explicit
-			b.frozen = true
-			explicit = true
-			for _, l := range b.route {
-				n.links[l].res -= b.key.explicit * b.n()
-			}
+	a.classes = a.classes[:0]
+	for _, d := range n.dirty {
+		if d.class == explicitClass {
+			start = explicitClass
+			n.refreshLoad(d.l, allocEp)
 			continue
 		}
-		if i, ok := slices.BinarySearch(n.classes, b.key.class); !ok {
-			n.classes = slices.Insert(n.classes, i, b.key.class)
+		start = min(start, d.class)
+		a.classes = append(a.classes, d.class)
+	}
+	// Lower classes than the changed ones may be affected through the
+	// loads the changed ones leave: they are candidates too.
+	for c := range n.classCount {
+		if c > start {
+			a.classes = append(a.classes, c)
 		}
 	}
-	for _, l := range n.compL {
-		ln := &n.links[l]
-		ln.res = max(ln.res, 0) // the caller keeps explicit rates feasible; clamp if not
+	slices.Sort(a.classes)
+	a.classes = slices.Compact(a.classes)
+	for _, c := range a.classes {
+		if c >= start {
+			n.pass(c, allocEp)
+		}
 	}
-	// Strict priority: fill classes one after another, lower class first.
-	if len(n.classes) == 1 && !explicit {
-		n.waterFill(n.compB)
-		n.applyRates()
+	for _, b := range n.changed {
+		b.changed = false
+		if !b.retired {
+			n.syncEnts(b)
+		}
+	}
+	clear(n.changed)
+	n.changed = n.changed[:0]
+	n.dirty = n.dirty[:0]
+}
+
+// pass re-fills class c around what changed.
+func (n *Network) pass(c int, allocEp uint64) {
+	a := &n.alloc
+	n.epoch++
+	seedEp := n.epoch
+	a.seeds = a.seeds[:0]
+	addSeed := func(l int32) {
+		if n.links[l].mark != seedEp {
+			n.links[l].mark = seedEp
+			a.seeds = append(a.seeds, l)
+		}
+	}
+	for _, d := range n.dirty {
+		if d.class == c {
+			addSeed(d.l)
+		}
+	}
+	for _, l := range a.delta {
+		addSeed(l)
+	}
+	if len(a.seeds) == 0 {
 		return
 	}
-	for len(n.byClass) < len(n.classes) {
-		n.byClass = append(n.byClass, nil)
+	lambda := Inf
+	for _, l := range a.seeds {
+		lambda = n.divergence(l, c, lambda)
 	}
-	for i := range n.classes {
-		n.byClass[i] = n.byClass[i][:0]
+	cut := lambda * (1 - relTol)
+
+	// Region search. Link visits also sum what the rest of the link
+	// carries: higher classes (already final) and class-c bundles below cut.
+	n.epoch++
+	vis := n.epoch
+	a.region, a.queue = a.region[:0], a.queue[:0]
+	for _, l := range a.seeds {
+		n.links[l].mark = vis
+		a.queue = append(a.queue, l)
 	}
-	for _, b := range n.compB {
-		if b.key.explicit < 0 {
-			i, _ := slices.BinarySearch(n.classes, b.key.class)
-			n.byClass[i] = append(n.byClass[i], b)
+	for _, b := range n.changed {
+		if !b.retired && b.changed && b.class() == c && b.mark != vis {
+			n.enqueue(b, vis)
 		}
 	}
-	for i := range n.classes {
-		n.waterFill(n.byClass[i])
+	c32 := int32(c)
+	for i := 0; i < len(a.queue); i++ {
+		ln := &n.links[a.queue[i]]
+		base, weight, lower := 0.0, 0.0, 0.0
+		for k := range ln.ents {
+			e := &ln.ents[k]
+			switch {
+			case e.cls < c32:
+				base += e.rate * e.n
+			case e.cls > c32:
+				lower += e.rate * e.n
+			case e.mark == vis || e.changed || e.rate >= cut:
+				if e.mark != vis {
+					n.enqueue(e.b, vis)
+				}
+				weight += e.n
+			default:
+				base += e.rate * e.n
+			}
+		}
+		ln.res = max(0, ln.cap-base)
+		ln.weight, ln.frozen = weight, 0
+		ln.rest = base + lower // its new load is rest + frozen
 	}
-	n.applyRates()
+	n.AllocatedBundles += int64(len(a.region))
+	n.waterFill(vis)
+	for _, b := range a.region {
+		n.setRate(b, b.newRate)
+	}
+	for _, l := range a.queue {
+		ln := &n.links[l]
+		n.setLoad(l, ln.rest+ln.frozen, allocEp)
+	}
 }
 
-// collectComponent gathers into compB/compL every bundle and link reachable
-// from the dirty links through shared links.
-func (n *Network) collectComponent() {
-	n.epoch++
-	ep := n.epoch
-	n.compB, n.compL = n.compB[:0], n.compL[:0]
-	for _, l := range n.dirty {
-		if n.links[l].mark != ep {
-			n.links[l].mark = ep
-			n.compL = append(n.compL, l)
+// enqueue adds b to the region and its links to the search queue.
+func (n *Network) enqueue(b *bundle, vis uint64) {
+	a := &n.alloc
+	b.mark = vis
+	b.frozen = false
+	a.region = append(a.region, b)
+	for k, l := range b.links() {
+		ln := &n.links[l]
+		e := &ln.ents[b.pos[k]]
+		e.mark, e.frozen = vis, false
+		if ln.mark != vis {
+			ln.mark = vis
+			a.queue = append(a.queue, l)
 		}
 	}
-	// compL doubles as the BFS queue.
-	for i := 0; i < len(n.compL); i++ {
-		for _, b := range n.links[n.compL[i]].bundles {
-			if b.mark == ep {
+}
+
+// divergence is a lower bound on the per-flow level at which class c's
+// water-fill on seed link l may differ between the old allocation and the
+// new one: the lower of
+//   - where l stopped class c before: if l was full, no class-c bundle on it
+//     rose above the fastest of them (exact when l saturated during class c,
+//     lower otherwise, 0 when a higher class filled it);
+//   - where l saturates now if every other class-c bundle kept its old rate
+//     and the changed ones rise freely up to their caps.
+//
+// Levels at or above bound (the best found so far) need no precision.
+func (n *Network) divergence(l int32, c int, bound float64) float64 {
+	ln := &n.links[l]
+	before := ln.load
+	if ln.loadEp == n.allocEp {
+		before = ln.oldLoad
+	}
+	full := before >= ln.cap*(1-relTol)
+	old, fastest := Inf, 0.0
+	avail := ln.cap
+	w := 0.0
+	for k := range ln.ents {
+		switch e := &ln.ents[k]; {
+		case int(e.cls) < c:
+			avail -= e.rate * e.n
+		case int(e.cls) == c:
+			fastest = max(fastest, e.rate)
+			w += e.n
+		}
+	}
+	if full {
+		old = fastest
+	}
+	old = min(old, bound)
+	if avail <= 0 {
+		return 0
+	}
+	if w == 0 {
+		return old
+	}
+	// New saturation level: the smallest λ with sum n·min(λ, ρ) = avail,
+	// where ρ is the old rate, or the cap (Inf if none) of a changed
+	// bundle. Fixed-point iteration from avail/w: every step freezes the
+	// entries below the level and raises it; it stops in at most as many
+	// steps as there are distinct ρ, usually two or three.
+	lvl := avail / w
+	if lvl >= old {
+		return old // the level only rises from here
+	}
+	for {
+		frozen, left := 0.0, 0.0
+		for k := range ln.ents {
+			e := &ln.ents[k]
+			if int(e.cls) != c {
 				continue
 			}
-			b.mark = ep
-			n.compB = append(n.compB, b)
-			for _, l := range b.route {
-				if n.links[l].mark != ep {
-					n.links[l].mark = ep
-					n.compL = append(n.compL, l)
+			r := e.rate
+			if e.changed {
+				r = Inf
+				if e.b.key.cap > 0 {
+					r = e.b.key.cap
 				}
 			}
+			if r < lvl {
+				frozen += r * e.n
+			} else {
+				left += e.n
+			}
 		}
+		if left == 0 {
+			return old // every bundle stops below: l never fills
+		}
+		next := (avail - frozen) / left
+		if next <= lvl*(1+relTol) || next >= old {
+			return min(old, next)
+		}
+		lvl = next
 	}
 }
 
-// waterFill gives the bundles of one class their max-min fair per-flow rates
-// over the capacity the higher classes left (links[l].res), then subtracts
-// what it used. Progressive filling: all unfrozen flows rise together; the
-// link whose capacity runs out first (the lowest saturation level) freezes
-// the bundles crossing it; a cap freezes a bundle at the cap. Links sit in a
-// heap keyed by saturation level, so one class costs
-// O(sum of route lengths x log links + bundles on saturated links).
-func (n *Network) waterFill(bs []*bundle) {
-	n.pass++
-	ps := n.pass
-	n.touched = n.touched[:0]
-	n.capped = n.capped[:0]
-	for _, b := range bs {
-		b.pass = ps
-		b.frozen = false
+// waterFill gives the region's bundles (pass vis) their max-min per-flow
+// rates over links[l].res: all unfrozen flows rise together; the link whose capacity
+// runs out first (lowest saturation level) freezes the region bundles on
+// it; a cap freezes its bundle. Links sit in a heap keyed by saturation
+// level. A freeze only raises the levels of the bundle's other links, so
+// keys are refreshed lazily when they reach the top.
+func (n *Network) waterFill(vis uint64) {
+	a := &n.alloc
+	a.capped = a.capped[:0]
+	for _, b := range a.region {
 		if b.key.cap > 0 {
-			n.capped = append(n.capped, b)
-		}
-		w := b.n()
-		for _, l := range b.route {
-			ln := &n.links[l]
-			if ln.pass != ps {
-				ln.pass = ps
-				ln.frozen, ln.weight = 0, 0
-				n.touched = append(n.touched, l)
-			}
-			ln.weight += w
+			a.capped = append(a.capped, b)
 		}
 	}
-	if len(n.capped) > 1 {
-		slices.SortFunc(n.capped, func(a, b *bundle) int {
-			if a.key.cap != b.key.cap {
-				if a.key.cap < b.key.cap {
-					return -1
-				}
-				return 1
-			}
-			return int(a.seq - b.seq)
-		})
+	slices.SortFunc(a.capped, func(x, y *bundle) int {
+		if d := cmp.Compare(x.key.cap, y.key.cap); d != 0 {
+			return d
+		}
+		return cmp.Compare(x.seq, y.seq)
+	})
+	q := a.lh[:0]
+	for _, l := range a.queue {
+		if ln := &n.links[l]; ln.weight > 0.5 {
+			q = append(q, levelEntry{ln.res / ln.weight, l})
+		}
 	}
-	q := &n.lh
-	q.h = q.h[:0]
-	for _, l := range n.touched {
-		ln := &n.links[l]
-		ln.level = ln.res / ln.weight
-		q.push(l)
-	}
-	unfrozen, ci := len(bs), 0
+	q.heapify()
+	level := 0.0
+	unfrozen, ci := len(a.region), 0
 	for unfrozen > 0 {
-		// Next freezing event: a cap or a link running out.
-		for ci < len(n.capped) && n.capped[ci].frozen {
+		for ci < len(a.capped) && a.capped[ci].frozen {
 			ci++
 		}
-		lvl := Inf
-		if len(q.h) > 0 {
-			lvl = n.links[q.h[0]].level
+		// Bring the heap top up to date (lazy keys only ever rise).
+		for len(q) > 0 {
+			ln := &n.links[q[0].l]
+			if ln.weight <= 0.5 { // weights count flows: nothing left
+				ln.weight = 0
+				q.pop()
+				continue
+			}
+			if cur := (ln.res - ln.frozen) / ln.weight; cur > q[0].level {
+				q[0].level = cur
+				q.down(0)
+				continue
+			}
+			break
 		}
-		if ci < len(n.capped) && n.capped[ci].key.cap <= lvl {
-			n.freeze(n.capped[ci], n.capped[ci].key.cap)
+		next := Inf
+		if len(q) > 0 {
+			next = q[0].level
+		}
+		if ci < len(a.capped) && a.capped[ci].key.cap <= next {
+			b := a.capped[ci]
+			level = max(level, b.key.cap)
+			n.freeze(b, b.key.cap)
 			unfrozen--
 			continue
 		}
-		if len(q.h) == 0 {
-			break // cannot happen: every unfrozen bundle keeps its links in the heap
+		if len(q) == 0 {
+			break // unreachable: an unfrozen bundle keeps its links in the heap
 		}
-		l := q.pop()
-		for _, b := range n.links[l].bundles {
-			if b.pass == ps && !b.frozen {
-				n.freeze(b, lvl)
+		ln := &n.links[q[0].l]
+		q.pop()
+		level = max(level, next)
+		for k := range ln.ents {
+			if e := &ln.ents[k]; e.mark == vis && !e.frozen {
+				n.freeze(e.b, level)
 				unfrozen--
 			}
 		}
 	}
-	for _, l := range q.h {
-		n.links[l].hidx = -1
-	}
-	for _, l := range n.touched {
-		ln := &n.links[l]
-		ln.res = max(0, ln.res-ln.frozen)
-	}
+	a.lh = q[:0]
 }
 
-// freeze fixes b's per-flow rate and updates the saturation level of the
-// links it crosses: level = (capacity left - frozen load) / unfrozen flows.
 func (n *Network) freeze(b *bundle, rate float64) {
 	b.frozen = true
 	b.newRate = rate
 	w := b.n()
-	q := &n.lh
-	for _, l := range b.route {
+	for k, l := range b.links() {
 		ln := &n.links[l]
 		ln.frozen += rate * w
 		ln.weight -= w
-		if ln.hidx < 0 {
-			continue
-		}
-		if ln.weight <= 0.5 { // weights are flow counts: 0.5 means none left
-			ln.weight = 0
-			q.removeAt(ln.hidx)
-			continue
-		}
-		ln.level = max(rate, (ln.res-ln.frozen)/ln.weight)
-		q.fix(l)
+		ln.ents[b.pos[k]].frozen = true
 	}
 }
 
-// applyRates installs the new rates at the current time, reschedules the
-// bundles' completions and refreshes the loads of the component's links.
-func (n *Network) applyRates() {
-	now := n.now
-	for _, b := range n.compB {
-		if b.newRate != b.rate {
-			b.advance(now)
-			b.last = now
-			b.rate = b.newRate
-		}
-		if nx := b.nextFinish(); nx != b.next {
-			b.next = nx
-			n.events.set(b)
+// setRate installs a bundle's rate at the current time and reschedules its
+// next completion.
+func (n *Network) setRate(b *bundle, r float64) {
+	if r != b.rate {
+		b.advance(n.now)
+		b.last = n.now
+		b.rate = r
+		for k, l := range b.links() {
+			n.links[l].ents[b.pos[k]].rate = r
 		}
 	}
-	for _, l := range n.compL {
-		ln := &n.links[l]
-		ln.advance(now)
-		load := 0.0
-		for _, b := range ln.bundles {
-			load += b.rate * b.n()
-		}
-		if math.Abs(load) < 1e-300 {
-			load = 0
-		}
-		ln.load = load
+	if nx := b.nextFinish(); nx != b.next {
+		b.next = nx
+		n.events.set(b)
 	}
+}
+
+// refreshLoad recomputes a link's load from its entries; a changed load
+// makes the link a seed for the lower classes of this allocation.
+func (n *Network) refreshLoad(l int32, allocEp uint64) {
+	ln := &n.links[l]
+	load := 0.0
+	for k := range ln.ents {
+		load += ln.ents[k].rate * ln.ents[k].n
+	}
+	n.setLoad(l, load, allocEp)
+}
+
+// setLoad installs a link's new load at the current time.
+func (n *Network) setLoad(l int32, load float64, allocEp uint64) {
+	ln := &n.links[l]
+	if load == ln.load {
+		return
+	}
+	ln.advance(n.now)
+	if ln.loadEp != allocEp {
+		ln.loadEp, ln.oldLoad = allocEp, ln.load
+	}
+	changed := abs(load-ln.load) > relTol*1e-3*ln.cap
+	ln.load = load
+	if changed && ln.delta != allocEp {
+		ln.delta = allocEp
+		n.alloc.delta = append(n.alloc.delta, l)
+	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

@@ -15,9 +15,9 @@ const gbps = 1e9 / 8
 // churn keeps `active` flows on a network: every completion starts a new
 // random flow at the same instant.
 type churn struct {
-	n   *Network
-	rng *rand.Rand
-	m   int
+	n    *Network
+	rng  *rand.Rand
+	m    int
 	pick func(*rand.Rand) (int, int)
 }
 

@@ -28,28 +28,35 @@ type bundleKey struct {
 // bytes served to each of its flows since the bundle was created, so starting,
 // finishing or reading a flow never touches its siblings.
 type bundle struct {
-	key   bundleKey
-	seq   uint64 // creation order: deterministic tie-breaks
-	kind  pathKind
-	route []int32
-	pos   []int32 // pos[k] = index of this bundle in links[route[k]].bundles
+	// Hot fields first: the allocator reads them for every region bundle.
+	mark    uint64 // allocation pass that put it in the region
+	nr      uint8  // route length
+	frozen  bool
+	changed bool // created, resized or re-routed since the last allocation
+	retired bool
+	cls     int      // allocation class: key.class, or explicitClass
+	route   [4]int32 // links, NIC up first
+	pos     [4]int32 // pos[k] = index of this bundle in links[route[k]].ents
+	rate    float64  // per flow, bytes/s
+	newRate float64
+	clock   float64 // per-flow service up to time last
+	last    float64
+	first   float64 // finish clock of flows[0] (Inf when empty)
+	next    float64 // time its first flow completes (Inf if never)
+	hidx    int     // position in the event heap, -1 if absent
 
 	flows []*flow // min-heap on (finish, id)
-	rate  float64 // per flow, bytes/s
-	clock float64 // per-flow service up to time last
-	last  float64
 	// served counts all bytes this bundle carried since it was created or
 	// last changed path; folded into Stats when it does.
 	served float64
-	next   float64 // time its first flow completes (Inf if never)
-	hidx   int     // position in the event heap, -1 if absent
-	aidx   int     // position in Network.all
-
-	mark    uint32 // component search epoch
-	pass    uint32 // water-filling pass (class) it belongs to
-	frozen  bool
-	newRate float64
+	key    bundleKey
+	seq    uint64 // creation order: deterministic tie-breaks
+	kind   pathKind
+	aidx   int // position in Network.all
 }
+
+// links is the bundle's route.
+func (b *bundle) links() []int32 { return b.route[:b.nr] }
 
 func (b *bundle) n() float64 { return float64(len(b.flows)) }
 
@@ -68,7 +75,7 @@ func (b *bundle) nextFinish() float64 {
 	if len(b.flows) == 0 || b.rate <= 0 {
 		return Inf
 	}
-	return b.last + max(0, b.flows[0].finish-b.clock)/b.rate
+	return b.last + max(0, b.first-b.clock)/b.rate
 }
 
 // Flow heap on (finish, id): the completion order inside a bundle.
@@ -85,6 +92,7 @@ func (b *bundle) push(f *flow) {
 	f.hidx = len(b.flows)
 	b.flows = append(b.flows, f)
 	b.up(f.hidx)
+	b.setFirst()
 }
 
 // remove takes f out of the heap.
@@ -102,6 +110,7 @@ func (b *bundle) remove(f *flow) {
 		}
 	}
 	f.b, f.hidx = nil, -1
+	b.setFirst()
 }
 
 func (b *bundle) up(i int) {
@@ -136,4 +145,25 @@ func (b *bundle) down(i int) bool {
 		i = c
 	}
 	return i > start
+}
+
+// class is the bundle's priority for the allocator: explicit-rate bundles
+// come before every class.
+func (b *bundle) class() int { return b.cls }
+
+const explicitClass = -1
+
+func classOf(k bundleKey) int {
+	if k.explicit >= 0 {
+		return explicitClass
+	}
+	return k.class
+}
+
+func (b *bundle) setFirst() {
+	if len(b.flows) == 0 {
+		b.first = Inf
+	} else {
+		b.first = b.flows[0].finish
+	}
 }

@@ -3,6 +3,7 @@ package network
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Defaults applied by New to zero-valued Config fields.
@@ -32,6 +33,7 @@ func withDefaults(cfg Config) (Config, error) {
 	if len(cfg.Machines) == 0 {
 		return cfg, fmt.Errorf("network: no machines")
 	}
+	cfg.Machines = slices.Clone(cfg.Machines) // the caller may reuse its slice
 	if cfg.Racks < 0 {
 		return cfg, fmt.Errorf("network: Racks = %d is negative", cfg.Racks)
 	}

@@ -1,29 +1,38 @@
 package network
 
 // eventHeap orders bundles by their next completion time (ties: creation
-// order). Bundles store their index, so a changed time is an O(log B) fix.
-type eventHeap []*bundle
+// order). It is 4-ary and keeps the keys inline, so a fix touches few cache
+// lines; bundles store their index.
+//
+// Keys are lower bounds: a completion that moves later (the bundle slowed
+// down) leaves its key alone and is corrected only if it reaches the top,
+// so half of all rate changes cost no heap work. A completion that moves
+// earlier sifts up at once.
+type eventHeap []eventEntry
 
-func eventLess(a, b *bundle) bool {
-	if a.next != b.next {
-		return a.next < b.next
-	}
-	return a.seq < b.seq
+type eventEntry struct {
+	next float64
+	seq  uint64
+	b    *bundle
 }
 
-// set inserts, moves or (for next = Inf) removes b.
+func (e *eventEntry) less(o *eventEntry) bool {
+	if e.next != o.next {
+		return e.next < o.next
+	}
+	return e.seq < o.seq
+}
+
+// set records that b.next changed.
 func (h *eventHeap) set(b *bundle) {
 	switch {
 	case b.hidx < 0 && b.next < Inf:
 		b.hidx = len(*h)
-		*h = append(*h, b)
+		*h = append(*h, eventEntry{b.next, b.seq, b})
 		h.up(b.hidx)
-	case b.hidx >= 0 && b.next == Inf:
-		h.remove(b)
-	case b.hidx >= 0:
-		if !h.down(b.hidx) {
-			h.up(b.hidx)
-		}
+	case b.hidx >= 0 && b.next < (*h)[b.hidx].next:
+		(*h)[b.hidx].next = b.next
+		h.up(b.hidx)
 	}
 }
 
@@ -32,9 +41,9 @@ func (h *eventHeap) remove(b *bundle) {
 	i, last := b.hidx, len(s)-1
 	if i != last {
 		s[i] = s[last]
-		s[i].hidx = i
+		s[i].b.hidx = i
 	}
-	s[last] = nil
+	s[last] = eventEntry{}
 	*h = s[:last]
 	if i != last {
 		if !h.down(i) {
@@ -44,127 +53,124 @@ func (h *eventHeap) remove(b *bundle) {
 	b.hidx = -1
 }
 
-func (h eventHeap) top() *bundle {
-	if len(h) == 0 {
-		return nil
+// top returns the bundle with the earliest completion, after correcting
+// stale keys that reached the top.
+func (h *eventHeap) top() *bundle {
+	for len(*h) > 0 {
+		e := &(*h)[0]
+		if e.b.next == e.next {
+			return e.b
+		}
+		if e.b.next == Inf {
+			h.remove(e.b)
+			continue
+		}
+		e.next = e.b.next
+		h.down(0)
 	}
-	return h[0]
+	return nil
 }
 
 func (h eventHeap) up(i int) {
+	e := h[i]
 	for i > 0 {
-		p := (i - 1) / 2
-		if !eventLess(h[i], h[p]) {
+		p := (i - 1) / 4
+		if !e.less(&h[p]) {
 			break
 		}
-		h[i], h[p] = h[p], h[i]
-		h[i].hidx, h[p].hidx = i, p
+		h[i] = h[p]
+		h[i].b.hidx = i
 		i = p
 	}
+	h[i] = e
+	e.b.hidx = i
 }
 
 func (h eventHeap) down(i int) bool {
 	start := i
+	e := h[i]
+	n := len(h)
 	for {
-		c := 2*i + 1
-		if c >= len(h) {
+		c := 4*i + 1
+		if c >= n {
 			break
 		}
-		if c+1 < len(h) && eventLess(h[c+1], h[c]) {
-			c++
+		m := c
+		for k := c + 1; k < c+4 && k < n; k++ {
+			if h[k].less(&h[m]) {
+				m = k
+			}
 		}
-		if !eventLess(h[c], h[i]) {
+		if !h[m].less(&e) {
 			break
 		}
-		h[i], h[c] = h[c], h[i]
-		h[i].hidx, h[c].hidx = i, c
-		i = c
+		h[i] = h[m]
+		h[i].b.hidx = i
+		i = m
 	}
+	h[i] = e
+	e.b.hidx = i
 	return i > start
 }
 
 // levelHeap orders the links of one water-filling pass by the per-flow level
-// at which they saturate (ties: link index, for determinism).
-type levelHeap struct {
-	links []link
-	h     []int32
+// at which they saturate (ties: link index, for determinism). Keys live
+// inline and the heap is 4-ary: scanning it touches few cache lines. Only
+// the top is ever read or changed, so links need not know their position.
+type levelHeap []levelEntry
+
+type levelEntry struct {
+	level float64
+	l     int32
 }
 
-func (q *levelHeap) less(a, b int32) bool {
-	la, lb := q.links[a].level, q.links[b].level
-	if la != lb {
-		return la < lb
+func (e levelEntry) less(o levelEntry) bool {
+	if e.level != o.level {
+		return e.level < o.level
 	}
-	return a < b
+	return e.l < o.l
 }
 
-func (q *levelHeap) swap(i, j int) {
-	q.h[i], q.h[j] = q.h[j], q.h[i]
-	q.links[q.h[i]].hidx, q.links[q.h[j]].hidx = i, j
-}
-
-func (q *levelHeap) push(l int32) {
-	q.links[l].hidx = len(q.h)
-	q.h = append(q.h, l)
-	q.up(len(q.h) - 1)
-}
-
-func (q *levelHeap) pop() int32 {
-	l := q.h[0]
-	q.removeAt(0)
-	return l
-}
-
-func (q *levelHeap) removeAt(i int) {
-	last := len(q.h) - 1
-	l := q.h[i]
-	if i != last {
-		q.swap(i, last)
+// heapify orders entries appended in any order: O(len).
+func (q levelHeap) heapify() {
+	if len(q) < 2 {
+		return
 	}
-	q.h = q.h[:last]
-	q.links[l].hidx = -1
-	if i != last {
-		if !q.down(i) {
-			q.up(i)
-		}
+	for i := (len(q) - 2) / 4; i >= 0; i-- {
+		q.down(i)
 	}
 }
 
-// fix restores order after links[l].level changed.
-func (q *levelHeap) fix(l int32) {
-	i := q.links[l].hidx
-	if !q.down(i) {
-		q.up(i)
+// pop removes the top.
+func (q *levelHeap) pop() {
+	h := *q
+	last := len(h) - 1
+	h[0] = h[last]
+	*q = h[:last]
+	if last > 0 {
+		q.down(0)
 	}
 }
 
-func (q *levelHeap) up(i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if !q.less(q.h[i], q.h[p]) {
-			break
-		}
-		q.swap(i, p)
-		i = p
-	}
-}
-
-func (q *levelHeap) down(i int) bool {
-	start := i
-	n := len(q.h)
+func (q levelHeap) down(i int) {
+	e := q[i]
+	n := len(q)
 	for {
-		c := 2*i + 1
+		c := 4*i + 1
 		if c >= n {
 			break
 		}
-		if c+1 < n && q.less(q.h[c+1], q.h[c]) {
-			c++
+		m := c
+		for k := c + 1; k < c+4 && k < n; k++ {
+			if q[k].less(q[m]) {
+				m = k
+			}
 		}
-		if !q.less(q.h[c], q.h[i]) {
+		if !q[m].less(e) {
 			break
 		}
-		q.swap(i, c)
-		i = c
+		q[i] = q[m]
+		i = m
 	}
-	return i > start
+	q[i] = e
 }

@@ -19,11 +19,12 @@ type Network struct {
 	seq     uint64
 	events  eventHeap
 
-	// Links whose bundles changed since the last allocation: the seeds of
-	// the component that allocate recomputes.
-	dirty []int32
-	epoch uint32
-	pass  uint32
+	// What changed since the last allocation: links (with the class of the
+	// change) and bundles. allocate starts from them.
+	dirty   []dirtyLink
+	changed []*bundle
+	epoch   uint64
+	allocEp uint64 // epoch of the allocation in progress
 
 	doneBytes [3]float64 // bytes by pathKind of retired bundles and path changes
 
@@ -33,15 +34,8 @@ type Network struct {
 	pending []Completion // found while a mutation moved time forward
 	batch   []Completion
 
-	// Allocation scratch, reused between calls.
-	compB    []*bundle
-	compL    []int32
-	classes  []int
-	byClass  [][]*bundle
-	capped   []*bundle
-	touched  []int32
-	lh       levelHeap
-	routeBuf []int32
+	classCount map[int]int // max-min bundles per class
+	alloc      allocScratch
 	// Allocations counts calls that recomputed rates; AllocatedBundles sums
 	// the bundles those calls covered (cost accounting for benchmarks).
 	Allocations, AllocatedBundles int64
@@ -59,9 +53,10 @@ func New(cfg Config) (*Network, error) {
 		cfg:     cfg,
 		flows:   make(map[FlowID]*flow),
 		bundles: make(map[bundleKey]*bundle),
+
+		classCount: make(map[int]int),
 	}
 	n.topo, n.links = buildTopology(cfg)
-	n.lh.links = n.links
 	if cfg.Kind == Hybrid {
 		n.ocs = newOCS(cfg.OCS, cfg.Racks)
 	}
@@ -206,7 +201,7 @@ func (n *Network) leave(fl *flow) float64 {
 
 func (n *Network) newBundle(k bundleKey) *bundle {
 	n.seq++
-	b := &bundle{key: k, seq: n.seq, last: n.now, hidx: -1, next: Inf}
+	b := &bundle{key: k, seq: n.seq, cls: classOf(k), last: n.now, hidx: -1, next: Inf, first: Inf}
 	b.kind = n.topo.kindOf(k.src, k.dst)
 	if k.elephant && n.ocs.active(n.topo.machines[k.src].Rack, n.topo.machines[k.dst].Rack, n.now) {
 		b.kind = pathOCS
@@ -216,6 +211,9 @@ func (n *Network) newBundle(k bundleKey) *bundle {
 		n.ocs.addElephant(b)
 	}
 	n.bundles[k] = b
+	if c := b.class(); c != explicitClass {
+		n.classCount[c]++
+	}
 	b.aidx = len(n.all)
 	n.all = append(n.all, b)
 	return b
@@ -223,33 +221,42 @@ func (n *Network) newBundle(k bundleKey) *bundle {
 
 // setRoute computes b's links for its kind and attaches b to them.
 func (n *Network) setRoute(b *bundle) {
-	b.route = n.topo.route(b.route, b.key.src, b.key.dst, b.kind)
-	b.pos = b.pos[:0]
-	for _, l := range b.route {
+	b.nr = n.topo.route(&b.route, b.key.src, b.key.dst, b.kind)
+	for k, l := range b.links() {
 		ln := &n.links[l]
-		b.pos = append(b.pos, int32(len(ln.bundles)))
-		ln.bundles = append(ln.bundles, b)
+		b.pos[k] = int32(len(ln.ents))
+		ln.ents = append(ln.ents, linkEnt{b: b, cls: int32(b.cls)})
+	}
+	n.syncEnts(b)
+}
+
+// syncEnts copies b's rate, size and changed flag into its link entries.
+func (n *Network) syncEnts(b *bundle) {
+	for k, l := range b.links() {
+		e := &n.links[l].ents[b.pos[k]]
+		e.rate, e.n, e.changed = b.rate, b.n(), b.changed
 	}
 }
 
-// detach removes b from its links' bundle lists and marks the links dirty.
+// detach removes b from its links' entries and marks the links dirty.
 func (n *Network) detach(b *bundle) {
-	for k, l := range b.route {
+	c := b.class()
+	for k, l := range b.links() {
 		ln := &n.links[l]
-		i, last := b.pos[k], int32(len(ln.bundles)-1)
+		i, last := b.pos[k], int32(len(ln.ents)-1)
 		if i != last {
-			m := ln.bundles[last]
-			ln.bundles[i] = m
-			for mk, ml := range m.route {
+			m := ln.ents[last].b
+			ln.ents[i] = ln.ents[last]
+			for mk, ml := range m.links() {
 				if ml == l {
 					m.pos[mk] = i
 					break
 				}
 			}
 		}
-		ln.bundles[last] = nil
-		ln.bundles = ln.bundles[:last]
-		n.dirty = append(n.dirty, l)
+		ln.ents[last] = linkEnt{}
+		ln.ents = ln.ents[:last]
+		n.dirty = append(n.dirty, dirtyLink{l, c})
 	}
 }
 
@@ -265,6 +272,12 @@ func (n *Network) retire(b *bundle) {
 		n.ocs.removeElephant(b)
 	}
 	delete(n.bundles, b.key)
+	b.retired = true
+	if c := b.class(); c != explicitClass {
+		if n.classCount[c]--; n.classCount[c] == 0 {
+			delete(n.classCount, c)
+		}
+	}
 	last := len(n.all) - 1
 	if b.aidx != last {
 		n.all[b.aidx] = n.all[last]
@@ -285,7 +298,23 @@ func (n *Network) reroute(b *bundle, k pathKind) {
 	n.markDirty(b)
 }
 
-func (n *Network) markDirty(b *bundle) { n.dirty = append(n.dirty, b.route...) }
+// markDirty records that b must get a new rate and its links new loads.
+func (n *Network) markDirty(b *bundle) {
+	c := b.class()
+	for _, l := range b.links() {
+		n.dirty = append(n.dirty, dirtyLink{l, c})
+	}
+	if !b.changed {
+		b.changed = true
+		n.changed = append(n.changed, b)
+	}
+	n.syncEnts(b)
+}
+
+type dirtyLink struct {
+	l     int32
+	class int
+}
 
 // Remaining is the flow's bytes left at the current time (0 if unknown).
 func (n *Network) Remaining(id FlowID) float64 {

@@ -266,9 +266,13 @@ func TestPropertyMatchesReference(t *testing.T) {
 				f.cap = float64(rapid.IntRange(0, 60).Draw(t, "cap"))
 				n.SetRateCap(now, f.id, f.cap)
 			case op == 7 && len(fs) > 0:
-				// Explicit rates stay feasible: at most 1 B/s each, NICs >= 10.
+				// Explicit rates stay feasible: at most 40 pins of 0.05 B/s
+				// each, links >= 10/4 B/s.
 				f := fs[rapid.IntRange(0, len(fs)-1).Draw(t, "pin")]
-				f.explicit = float64(rapid.IntRange(-1, 1).Draw(t, "rate"))
+				f.explicit = -1
+				if v := rapid.IntRange(-1, 1).Draw(t, "rate"); v >= 0 {
+					f.explicit = float64(v) * 0.05
+				}
 				n.SetRate(now, f.id, f.explicit)
 			default:
 				dt := float64(rapid.IntRange(0, 40).Draw(t, "dt")) / 8
@@ -341,4 +345,62 @@ func reconcileBoundary(n *Network, all map[FlowID]*refFlow, fs []*refFlow, got, 
 		}
 	}
 	return fs, want
+}
+
+// TestPropertyHybrid runs random elephants and mice on hybrid networks
+// through reconfigurations: the allocation over the routes the flows
+// actually take must match the reference, no link may exceed its capacity,
+// and elephants must ride exactly the circuits that are up.
+func TestPropertyHybrid(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		racks := rapid.IntRange(2, 4).Draw(t, "racks")
+		cfg := Config{Kind: Hybrid, Machines: machines(2*racks, 2, 100), Oversubscription: 4,
+			OCS: OCSConfig{PortSpeed: 50, Interval: 1, Delay: float64(rapid.IntRange(-1, 3).Draw(t, "delay")) / 10,
+				ElephantThreshold: 100}}
+		cfg.Monitor.Interval = -1
+		n, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		now := 0.0
+		for range rapid.IntRange(1, 30).Draw(t, "steps") {
+			if rapid.Bool().Draw(t, "start") {
+				src := rapid.IntRange(0, 2*racks-1).Draw(t, "src")
+				dst := rapid.IntRange(0, 2*racks-2).Draw(t, "dst")
+				if dst >= src {
+					dst++
+				}
+				size := float64(rapid.IntRange(1, 400).Draw(t, "size"))
+				if _, err := n.Start(now, FlowSpec{Src: src, Dst: dst, Size: size, Class: rapid.IntRange(0, 1).Draw(t, "class")}); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				now += float64(rapid.IntRange(1, 12).Draw(t, "dt")) / 4
+				runUntil(n, now)
+			}
+			n.flush()
+			circ, ready := n.Circuits()
+			var fs []*refFlow
+			for id := FlowID(1); id <= n.lastID; id++ {
+				fl := n.flows[id]
+				if fl == nil {
+					continue
+				}
+				b := fl.b
+				ri, rj := cfg.Machines[b.key.src].Rack, cfg.Machines[b.key.dst].Rack
+				onOCS := b.kind == pathOCS
+				wantOCS := fl.elephant && circ[ri] == rj && ready[ri] <= now
+				if onOCS != wantOCS {
+					t.Fatalf("t=%v flow %d (racks %d->%d, elephant %v) on OCS = %v, circuits %v ready %v",
+						now, id, ri, rj, fl.elephant, onOCS, circ, ready)
+				}
+				var route []int
+				for _, l := range b.links() {
+					route = append(route, int(l))
+				}
+				fs = append(fs, &refFlow{id: id, route: route, class: b.key.class, explicit: -1})
+			}
+			checkAllocation(t, n, cfg, fs)
+		}
+	})
 }

@@ -16,20 +16,39 @@ type link struct {
 	name string
 	cap  float64
 
-	bundles []*bundle // bundles whose route crosses this link
-	load    float64   // bytes/s as of the last allocation
-	bytes   float64   // bytes carried up to time last
-	last    float64
+	// The bundles crossing this link, with copies of what the allocator
+	// reads on every scan, so a scan streams through one array.
+	ents  []linkEnt
+	load  float64 // bytes/s as of the last allocation
+	bytes float64 // bytes carried up to time last
+	last  float64
 
-	mark uint32 // component search epoch
+	// load before the allocation in progress changed it (valid when loadEp
+	// is that allocation's epoch).
+	oldLoad float64
+	loadEp  uint64
 
-	// Water-filling scratch, valid while pass == current pass.
-	pass   uint32
-	res    float64 // capacity left for the class being filled
-	frozen float64 // load of already frozen bundles of this class
-	weight float64 // number of unfrozen flows of this class crossing
-	hidx   int     // position in the water-filling heap, -1 if absent
-	level  float64 // per-flow rate at which this link saturates
+	// Allocation scratch, valid while mark == the current pass.
+	mark   uint64
+	delta  uint64  // allocation in which its load changed (a seed for lower classes)
+	res    float64 // capacity left for the region being filled
+	frozen float64 // load of region bundles already frozen
+	weight float64 // number of unfrozen region flows crossing
+	rest   float64 // load of the bundles outside the region
+}
+
+func newLink(name string, c float64) link {
+	return link{name: name, cap: c}
+}
+
+type linkEnt struct {
+	b       *bundle
+	rate    float64 // per flow
+	n       float64 // flows
+	mark    uint64  // allocation pass that put the bundle in the region
+	cls     int32
+	changed bool
+	frozen  bool // valid while mark is the current pass
 }
 
 // advance integrates the link's load up to now.
@@ -63,8 +82,8 @@ func buildTopology(cfg Config) (topology, []link) {
 	links := make([]link, 0, 2*M+4*cfg.Racks)
 	for i, m := range cfg.Machines {
 		links = append(links,
-			link{name: fmt.Sprintf("m%d.up", i), cap: m.NICUp},
-			link{name: fmt.Sprintf("m%d.down", i), cap: m.NICDown})
+			newLink(fmt.Sprintf("m%d.up", i), m.NICUp),
+			newLink(fmt.Sprintf("m%d.down", i), m.NICDown))
 	}
 	if cfg.Kind == NonBlocking {
 		return t, links
@@ -86,15 +105,15 @@ func buildTopology(cfg Config) (topology, []link) {
 			d = down[r] / cfg.Oversubscription
 		}
 		links = append(links,
-			link{name: fmt.Sprintf("r%d.up", r), cap: u},
-			link{name: fmt.Sprintf("r%d.down", r), cap: d})
+			newLink(fmt.Sprintf("r%d.up", r), u),
+			newLink(fmt.Sprintf("r%d.down", r), d))
 	}
 	if cfg.Kind == Hybrid {
 		t.ocsBase = int32(len(links))
 		for r := range cfg.Racks {
 			links = append(links,
-				link{name: fmt.Sprintf("ocs.r%d.tx", r), cap: cfg.OCS.PortSpeed},
-				link{name: fmt.Sprintf("ocs.r%d.rx", r), cap: cfg.OCS.PortSpeed})
+				newLink(fmt.Sprintf("ocs.r%d.tx", r), cfg.OCS.PortSpeed),
+				newLink(fmt.Sprintf("ocs.r%d.rx", r), cfg.OCS.PortSpeed))
 		}
 	}
 	return t, links
@@ -108,16 +127,20 @@ func (t *topology) kindOf(src, dst int32) pathKind {
 	return pathEPS
 }
 
-// route appends the links of a src->dst path of the given kind to buf.
-// Non-blocking networks have no rack links: every path is NIC up, NIC down.
-func (t *topology) route(buf []int32, src, dst int32, k pathKind) []int32 {
-	buf = append(buf[:0], 2*src)
+// route writes the links of a src->dst path of the given kind into r and
+// returns how many there are. Non-blocking networks have no rack links:
+// every path is NIC up, NIC down.
+func (t *topology) route(r *[4]int32, src, dst int32, k pathKind) uint8 {
+	r[0] = 2 * src
 	rs, rd := int32(t.machines[src].Rack), int32(t.machines[dst].Rack)
 	switch {
 	case k == pathOCS:
-		buf = append(buf, t.ocsBase+2*rs, t.ocsBase+2*rd+1)
+		r[1], r[2], r[3] = t.ocsBase+2*rs, t.ocsBase+2*rd+1, 2*dst+1
+		return 4
 	case k == pathEPS && t.rackBase >= 0:
-		buf = append(buf, t.rackBase+2*rs, t.rackBase+2*rd+1)
+		r[1], r[2], r[3] = t.rackBase+2*rs, t.rackBase+2*rd+1, 2*dst+1
+		return 4
 	}
-	return append(buf, 2*dst+1)
+	r[1] = 2*dst + 1
+	return 2
 }

@@ -1,0 +1,195 @@
+package nas
+
+import (
+	"math"
+
+	"github.com/netsched/netsched/sim"
+)
+
+// mapCand is one waiting map considered for machine m.
+type mapCand struct {
+	t    *sim.Task
+	j    *job
+	out  float64 // predicted shuffle output
+	cost float64 // MapCost = γ·input, γ = 0 node-local, 1 rack-local, 2 remote
+}
+
+// mts is Algorithm 2 for a map request from machine m: users in fairness
+// order; a user with a data-local, shuffle-qualified map launches it and its
+// skip counter resets; a user skipped D^m times may launch a qualified map
+// anywhere (four categories, then MapCost, then the output closest to the
+// space left), else a data-local map, else its smallest-output map; other
+// users are skipped and counted.
+func (s *Scheduler) mts(v *sim.View, m int) *sim.Task {
+	if s.waitingMaps == 0 {
+		return nil
+	}
+	avail := s.available(v, m)
+	for _, u := range s.users.order {
+		if u.waitingMaps == 0 {
+			continue
+		}
+		best, eligible := s.localQualified(v, u, m, avail)
+		if !eligible {
+			continue // every waiting map of the user is held: not a skip
+		}
+		if best != nil {
+			u.mapSkip = 0
+			return best
+		}
+		if u.mapSkip >= s.cfg.MapSkips {
+			if t := s.anyQualified(v, u, m, avail); t != nil {
+				return t
+			}
+			if t := s.leastOutput(v, u, m); t != nil {
+				return t
+			}
+			continue
+		}
+		u.mapSkip++
+	}
+	return nil
+}
+
+// held reports maps MTS must not start: CR-RTS asked it to hold shuffle-
+// heavy and -medium jobs until the congestion clears.
+func (s *Scheduler) held(j *job) bool { return s.hold && j.class != Light }
+
+// eachMapStage calls fn on the user's map stages with waiting tasks of jobs
+// that are not held, jobs in arrival order.
+func (s *Scheduler) eachMapStage(u *user, fn func(j *job, st *sim.Stage)) {
+	for _, j := range u.jobs {
+		if j.waitingMaps == 0 || s.held(j) {
+			continue
+		}
+		for _, st := range j.maps {
+			if st.WaitingCount() > 0 {
+				fn(j, st)
+			}
+		}
+	}
+}
+
+// localQualified finds the user's best data-local map whose predicted output
+// fits in avail: unpredicted jobs first (so they become predicted), then the
+// output closest to avail. eligible is false when the user has no map MTS
+// may start at all.
+func (s *Scheduler) localQualified(v *sim.View, u *user, m int, avail float64) (best *sim.Task, eligible bool) {
+	var bc mapCand
+	s.eachMapStage(u, func(j *job, st *sim.Stage) {
+		eligible = true
+		t := st.LocalWaiting(m)
+		if !st.HasFileInput {
+			t = st.NextWaiting(m) // no input: local everywhere
+		}
+		if t == nil {
+			return
+		}
+		c := mapCand{t: t, j: j, out: s.mapOutput(v, j, t)}
+		if c.out > avail {
+			return
+		}
+		if bc.t == nil || s.betterLocal(c, bc, avail) {
+			bc = c
+		}
+	})
+	return bc.t, eligible
+}
+
+func (s *Scheduler) betterLocal(a, b mapCand, avail float64) bool {
+	if pa, pb := s.predicted(a.j), s.predicted(b.j); pa != pb {
+		return !pa
+	}
+	return closer(a.out, b.out, avail)
+}
+
+// closer: a's output leaves less of avail unused than b's (ties: b, the
+// earlier job, stays).
+func closer(a, b, avail float64) bool {
+	if math.IsInf(avail, 1) {
+		return false
+	}
+	return avail-a < avail-b
+}
+
+// category is Algorithm 2's lines 9-12: small-input unpredicted,
+// small-input predicted, large-input unpredicted, large-input predicted.
+func (s *Scheduler) category(j *job) int {
+	c := 0
+	if !s.small(j) {
+		c = 2
+	}
+	if s.predicted(j) {
+		c++
+	}
+	return c
+}
+
+// nearest is the most local waiting map of st for machine m with its cost.
+func (s *Scheduler) nearest(v *sim.View, j *job, st *sim.Stage, m int) (mapCand, bool) {
+	t := st.LocalWaiting(m)
+	if t == nil {
+		t = st.RackLocalWaiting(v.RackOf(m))
+	}
+	if t == nil {
+		t = st.NextWaiting(m)
+	}
+	if t == nil {
+		return mapCand{}, false
+	}
+	gamma := 0.0
+	switch v.Locality(t, m) {
+	case sim.RackLocal:
+		gamma = 1
+	case sim.OffSwitch:
+		gamma = 2
+	}
+	return mapCand{t: t, j: j, out: s.mapOutput(v, j, t), cost: gamma * v.Estimate(t).Input}, true
+}
+
+// anyQualified is lines 7-12: the user's qualified map in category order,
+// then lowest MapCost, then output closest to avail. Within a stage the
+// most local task stands for the stage (its tasks read equal-sized splits).
+func (s *Scheduler) anyQualified(v *sim.View, u *user, m int, avail float64) *sim.Task {
+	var bc mapCand
+	bcat := 0
+	s.eachMapStage(u, func(j *job, st *sim.Stage) {
+		c, ok := s.nearest(v, j, st, m)
+		if !ok || c.out > avail {
+			return
+		}
+		cat := s.category(j)
+		switch {
+		case bc.t == nil, cat < bcat:
+		case cat > bcat:
+			return
+		case c.cost < bc.cost:
+		case c.cost > bc.cost || !closer(c.out, bc.out, avail):
+			return
+		}
+		bc, bcat = c, cat
+	})
+	return bc.t
+}
+
+// leastOutput is lines 13-16, when no map of the user fits the budget: the
+// data-local map with the smallest output, else the smallest-output map.
+func (s *Scheduler) leastOutput(v *sim.View, u *user, m int) *sim.Task {
+	var local, least mapCand
+	s.eachMapStage(u, func(j *job, st *sim.Stage) {
+		c, ok := s.nearest(v, j, st, m)
+		if !ok {
+			return
+		}
+		if c.cost == 0 && (local.t == nil || c.out < local.out) {
+			local = c
+		}
+		if least.t == nil || c.out < least.out {
+			least = c
+		}
+	})
+	if local.t != nil {
+		return local.t
+	}
+	return least.t
+}

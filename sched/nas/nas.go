@@ -1,0 +1,120 @@
+package nas
+
+import (
+	"github.com/netsched/netsched/sim"
+)
+
+func init() {
+	sim.Register(sim.Info{
+		Name:        "nas",
+		Description: "NAS (CCGrid'18): MTS per-node shuffle budget, CA-RTS rack-proportional reducers, CR-RTS light reducers under congestion",
+		Params:      paramInfo,
+		New: func(p *sim.Params) (sim.Scheduler, error) {
+			return New(configFrom(p)), nil
+		},
+	})
+}
+
+// Scheduler is NAS. Build it with New (library use) or by name "nas".
+type Scheduler struct {
+	cfg   Config
+	users userList
+	jobs  []*job // active, arrival order
+	byJob map[*sim.Job]*job
+
+	nodeOut []float64             // predicted shuffle of the maps running on each machine
+	taskOut map[*sim.Task]float64 // what each running map added to nodeOut
+
+	perSlot      float64 // ΣS_i/ΣK_i; a node's TrafficThreshold is its containers times this
+	thresholdSet bool
+	hold         bool // CR-RTS asked MTS to hold heavy and medium maps
+
+	waitingMaps, waitingReduces int
+	stats                       Stats
+}
+
+// Stats are counters of one run, for analysis and tests.
+type Stats struct {
+	CARTS, CRRTS int // reducers placed by each mechanism
+	// FirstReduces jobs started a reducer; MapProgressSum adds their
+	// MapProgressRate (completed maps / maps) at that moment (Fig. 3d).
+	FirstReduces   int
+	MapProgressSum float64
+	// Samples ticks with active jobs; OverThresholdSum adds the share of
+	// nodes whose running maps' predicted output exceeded TrafficThreshold
+	// (Fig. 3e).
+	Samples          int
+	OverThresholdSum float64
+}
+
+// New builds NAS with the given configuration.
+func New(c Config) *Scheduler {
+	return &Scheduler{cfg: c, byJob: map[*sim.Job]*job{}, taskOut: map[*sim.Task]float64{}}
+}
+
+// Init sizes the per-machine state.
+func (s *Scheduler) Init(v *sim.View) error {
+	s.nodeOut = make([]float64, len(v.Machines()))
+	return nil
+}
+
+// Heartbeats: skip counters count scheduling opportunities, which must keep
+// coming while slots stay free.
+func (s *Scheduler) Heartbeats() bool { return true }
+
+// Stats returns the run's counters so far.
+func (s *Scheduler) Stats() Stats { return s.stats }
+
+// Threshold is machine m's current TrafficThreshold in bytes.
+func (s *Scheduler) Threshold(v *sim.View, m int) float64 {
+	if !s.thresholdSet {
+		s.recompute()
+	}
+	return s.budget(v, m)
+}
+
+// Offer is Algorithm 1 for a request from machine m: reducers first (the
+// MR application master's priority), by CA-RTS, or by CR-RTS while the
+// cross-rack network is congested; a request reduce scheduling leaves
+// unused goes to MTS.
+func (s *Scheduler) Offer(v *sim.View, m int) *sim.Task {
+	if !s.thresholdSet {
+		s.recompute()
+	}
+	congested := v.Monitor().CrossRackUtilization >= s.cfg.CongestionThreshold
+	if !congested {
+		s.hold = false
+	}
+	if t := s.reduce(v, m, congested); t != nil {
+		return t
+	}
+	return s.mts(v, m)
+}
+
+func (s *Scheduler) reduce(v *sim.View, m int, congested bool) *sim.Task {
+	if s.waitingReduces == 0 {
+		return nil
+	}
+	if congested && s.cfg.CRRTS {
+		s.hold = s.cfg.HoldMaps
+		return s.crRTS(v, m)
+	}
+	if s.cfg.CARTS {
+		return s.caRTS(v, m)
+	}
+	return s.fairReduce(m)
+}
+
+// Prediction is what NAS currently believes about active job j: its map
+// output/input ratio, whether it is predicted, its predicted shuffle bytes
+// and class. ok is false for a job NAS does not track.
+func (s *Scheduler) Prediction(j *sim.Job) (ratio float64, predicted bool, shuffle float64, class Class, ok bool) {
+	x := s.byJob[j]
+	if x == nil {
+		return 0, false, 0, Light, false
+	}
+	if s.cfg.KnownShuffle {
+		return x.pred.Ratio(), true, x.shuffle, x.class, true
+	}
+	return x.pred.Ratio(), x.pred.Predicted(), x.shuffle, x.class, true
+}

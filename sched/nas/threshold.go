@@ -1,0 +1,72 @@
+package nas
+
+import (
+	"math"
+
+	"github.com/netsched/netsched/sim"
+)
+
+// TrafficThreshold is eq. 3, the shuffle budget of a node with m containers
+// when the jobs in the cluster have shuffle sizes S_i and K_i maps:
+// m·ΣS_i / ΣK_i, the mean shuffle one node produces per wave of maps.
+// With no maps in the cluster there is nothing to balance: +Inf.
+func TrafficThreshold(m int, shuffle []float64, maps []int) float64 {
+	s, k := 0.0, 0
+	for i := range shuffle {
+		s += shuffle[i]
+		k += maps[i]
+	}
+	if k == 0 {
+		return math.Inf(1)
+	}
+	return float64(m) * s / float64(k)
+}
+
+// recompute refreshes the per-container threshold ΣS_i/ΣK_i over the jobs
+// in the cluster (a node's budget is its containers times this).
+func (s *Scheduler) recompute() {
+	sum, k := 0.0, 0
+	for _, j := range s.jobs {
+		sum += j.shuffle
+		k += j.nMaps
+	}
+	s.perSlot = math.Inf(1)
+	if k > 0 {
+		s.perSlot = sum / float64(k)
+	}
+	s.thresholdSet = true
+}
+
+// budget is machine m's TrafficThreshold (eq. 3 with its own containers).
+func (s *Scheduler) budget(v *sim.View, m int) float64 {
+	if !s.cfg.TrafficThreshold {
+		return math.Inf(1)
+	}
+	return float64(v.Machines()[m].Slots) * s.perSlot
+}
+
+// available is the map output machine m may still take: its budget minus
+// the predicted output of the maps running there.
+func (s *Scheduler) available(v *sim.View, m int) float64 {
+	return s.budget(v, m) - s.nodeOut[m]
+}
+
+// TickInterval makes the engine call Tick periodically.
+func (s *Scheduler) TickInterval() float64 { return s.cfg.ThresholdInterval }
+
+// Tick recomputes TrafficThreshold ("updated periodically", §III-C) and
+// samples how many nodes are over it (Fig. 3e).
+func (s *Scheduler) Tick(v *sim.View) {
+	s.recompute()
+	if len(s.jobs) == 0 {
+		return
+	}
+	over := 0
+	for m := range s.nodeOut {
+		if s.nodeOut[m] > float64(v.Machines()[m].Slots)*s.perSlot {
+			over++
+		}
+	}
+	s.stats.Samples++
+	s.stats.OverThresholdSum += float64(over) / float64(len(s.nodeOut))
+}

@@ -1,0 +1,68 @@
+package pushbox
+
+import (
+	"math"
+
+	"github.com/netsched/netsched/sim"
+)
+
+// Observe keeps Peña's per-machine state in step with the engine: a task
+// that starts joins its machine's input-phase tasks, one that finishes its
+// input phase leaves them, and each change re-orders the machine's flow
+// priorities (§5.1). In check mode the order is asserted after each change.
+func (s *Scheduler) Observe(v *sim.View, e sim.Event) {
+	switch e.Kind {
+	case sim.JobArrived:
+		js := s.newJob(v, e.Job)
+		s.jobs[e.Job] = js
+		if js.fifo && s.head == nil {
+			s.head = e.Job
+		}
+	case sim.TaskStarted:
+		m := e.Task.Machine
+		js := s.jobs[e.Job]
+		s.seq++
+		s.mach[m].input = append(s.mach[m].input, &entry{t: e.Task, js: js, seq: s.seq, local: s.isLocal(v, e.Task, m), coflow: js.coflow})
+		s.reorder(v, m)
+		s.assert(v, m)
+	case sim.InputDone:
+		m := e.Task.Machine
+		s.mach[m].remove(e.Task)
+		s.reorder(v, m)
+		s.assert(v, m)
+	case sim.JobFinished:
+		delete(s.jobs, e.Job)
+		if e.Job == s.head {
+			s.head = s.newHead(v)
+			// The new head's tasks leave the reserved class everywhere.
+			for m := range s.mach {
+				s.reorder(v, m)
+				s.assert(v, m)
+			}
+		}
+	}
+}
+
+// sampleRates folds each machine's measured receive rate since the last
+// call into its EMA (§4: received bytes over elapsed time, smoothed). The
+// rate is the exact one of the flows into the machine, sampled at every
+// scheduling call and held until the next; intervals in which the machine
+// received nothing are left out, so the EMA stays the machine's effective
+// bandwidth while busy rather than decaying towards zero when idle.
+func (s *Scheduler) sampleRates(v *sim.View) {
+	now := v.Now()
+	for m := range s.mach {
+		ms := &s.mach[m]
+		if ms.sample == 0 && len(ms.input) == 0 {
+			continue // idle before and now: nothing to fold or measure
+		}
+		if dt := now - ms.lastT; dt > 0 && ms.sample > 0 {
+			ms.rate += (1 - math.Exp(-dt/s.cfg.RateWindow)) * (ms.sample - ms.rate)
+		}
+		ms.lastT = now
+		ms.sample = 0
+		if len(ms.input) > 0 {
+			ms.sample = v.ReceiveRateNow(m)
+		}
+	}
+}

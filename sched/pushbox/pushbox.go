@@ -1,0 +1,130 @@
+package pushbox
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/netsched/netsched/sim"
+)
+
+func init() {
+	sim.Register(sim.Info{
+		Name:        "pushbox",
+		Description: "PushBox (TPDS'22): Peña controlled, prioritized input concurrency + critical-path task packing under Fair/FIFO intent",
+		Params:      params,
+		New: func(p *sim.Params) (sim.Scheduler, error) {
+			c, err := parseConfig(p)
+			if err != nil {
+				return nil, err
+			}
+			return New(c), nil
+		},
+	})
+}
+
+// Scheduler is PushBox. It implements sim.Global (slot-change and
+// task-arrival modes), sim.FlowClasser and sim.Observer (Peña's
+// per-machine priorities), sim.Heartbeater (delay scheduling counts
+// opportunities) and sim.Initializer.
+type Scheduler struct {
+	cfg       Config
+	rackLocal bool // rack-local sources count as local (§4)
+	check     bool
+	delay     int // skips before a file-reading stage takes a non-local slot
+
+	rng  *rand.Rand // RS ablation only
+	jobs map[*sim.Job]*jobState
+	mach []machineState
+	head *sim.Job // the FIFO queue's head job (§5.1 "Flow Priority")
+	seq  int      // placement counter: the within-job priority order
+
+	pass      pass
+	orderBuf  []*jobState
+	orderPass uint32 // pass and number of picks orderBuf was computed at
+	orderAt   int
+	rankBuf   []*entry
+	err       error
+}
+
+// New builds PushBox from a Config (library use; the registry calls it).
+func New(c Config) *Scheduler {
+	return &Scheduler{cfg: c, jobs: map[*sim.Job]*jobState{}}
+}
+
+// Config returns the scheduler's configuration.
+func (s *Scheduler) Config() Config { return s.cfg }
+
+// Err is the first violation of the priority bookkeeping found in check
+// mode (nil when none was found or checking was off); as a sim.Failer it
+// stops the run.
+func (s *Scheduler) Err() error { return s.err }
+
+// Heartbeats: delay scheduling counts skipped opportunities, which must keep
+// coming while a skipped job's slots stay free. Without delay scheduling
+// (locality_delay 0, or the RS ablation, whose random selection bypasses
+// it) PushBox decides only at slot changes and task arrivals.
+func (s *Scheduler) Heartbeats() bool { return s.cfg.LocalityDelay > 0 && !s.cfg.RS }
+
+// Init sizes the per-machine state and resolves the automatic settings.
+func (s *Scheduler) Init(v *sim.View) error {
+	if s.cfg.M < 1 {
+		return fmt.Errorf("pushbox: m = %d, expected at least 1", s.cfg.M)
+	}
+	if s.cfg.Policy != Fair && s.cfg.Policy != FIFO {
+		return fmt.Errorf("pushbox: policy %q, expected fair or fifo", s.cfg.Policy)
+	}
+	if s.cfg.RateWindow <= 0 || s.cfg.LocalityDelay < 0 || s.cfg.SmallFIFO < 0 {
+		return fmt.Errorf("pushbox: rate_window must be > 0, locality_delay and small_fifo >= 0")
+	}
+	ms := v.Machines()
+	s.jobs, s.head, s.seq, s.err = map[*sim.Job]*jobState{}, nil, 0, nil
+	s.orderPass = 0
+	s.mach = make([]machineState, len(ms))
+	for i, m := range ms {
+		s.mach[i] = machineState{rate: m.NIC, lastT: v.Now()}
+	}
+	switch s.cfg.RackLocal {
+	case "on":
+		s.rackLocal = true
+	case "off":
+		s.rackLocal = false
+	case "auto", "":
+		s.rackLocal = v.Oversubscribed()
+	default:
+		return fmt.Errorf("pushbox: rack_local %q, expected auto, on or off", s.cfg.RackLocal)
+	}
+	s.check = s.cfg.Check || v.Checking()
+	s.delay = int(math.Ceil(s.cfg.LocalityDelay * float64(len(ms))))
+	s.rng = rand.New(rand.NewPCG(v.Seed(), 0x70757368626f78)) // "pushbox"
+	s.pass.init(len(ms))
+	return nil
+}
+
+// Schedule is called once per instant with every opportunity: task-arrival
+// mode (Algorithm 3) when tasks became waiting, else slot-change mode
+// (Algorithm 2) on each machine whose slot freed or whose task left its
+// input phase, in event order.
+func (s *Scheduler) Schedule(v *sim.View, o sim.Opportunity) []sim.Placement {
+	s.sampleRates(v)
+	s.begin(v)
+	if o.TaskArrival {
+		s.taskArrival(v)
+	} else {
+		for _, m := range o.SlotChanged {
+			s.fill(v, m)
+		}
+	}
+	return s.pass.out
+}
+
+// Offer serves heartbeats: slot-change mode for one slot of machine m.
+func (s *Scheduler) Offer(v *sim.View, m int) *sim.Task {
+	s.sampleRates(v)
+	s.begin(v)
+	if t := s.slotChange(v, m); t != nil {
+		s.place(v, t, m)
+		return t
+	}
+	return nil
+}
