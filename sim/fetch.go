@@ -84,6 +84,7 @@ func (e *Engine) pumpFetches(t *Task) {
 
 // flowDone is the network's completion callback.
 func (e *Engine) flowDone(c network.Completion) {
+	e.stats.events++ // a flow completion is an event like any other
 	rec := e.flows[c.Tag]
 	if rec == nil {
 		e.fail("network completed unknown flow tag %d", c.Tag)
