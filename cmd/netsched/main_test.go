@@ -1,0 +1,63 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// execute runs the CLI in-process and returns its stdout and error.
+func execute(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	cmd := newRootCmd()
+	var out bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&out)
+	cmd.SetArgs(args)
+	err := cmd.Execute()
+	return out.String(), err
+}
+
+func TestRunQuickstartReportsJobA(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	out, err := execute(t, "run", "../../examples/quickstart.yaml", "--out", dir, "--check")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "job A: arrival 0s, finish 7s, JCT 7s") {
+		t.Fatalf("output does not report job A's 7s completion:\n%s", out)
+	}
+	for _, f := range []string{"summary.json", "jobs.csv", "timing.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("missing %s: %v", f, err)
+		}
+	}
+}
+
+func TestInvalidScenarioWritesNothing(t *testing.T) {
+	tmp := t.TempDir()
+	bad := filepath.Join(tmp, "bad.yaml")
+	os.WriteFile(bad, []byte("cluster: {racks: 1, machines_per_rack: 2, slots_per_machine: 2, nic: 1MB/s}\nworkload:\n  jobs:\n    - id: A\n      stages: [{id: s, tasks: [{compute: -1s}]}]\nscheduler: fifo\n"), 0o644)
+	dir := filepath.Join(tmp, "out")
+	_, err := execute(t, "run", bad, "--out", dir)
+	if err == nil || !strings.Contains(err.Error(), "bad.yaml:5:") {
+		t.Fatalf("got %v, want an error naming bad.yaml and line 5", err)
+	}
+	if _, statErr := os.Stat(dir); !os.IsNotExist(statErr) {
+		t.Fatalf("the output directory exists after a failed run")
+	}
+}
+
+func TestSchedulersListsBaselines(t *testing.T) {
+	out, err := execute(t, "schedulers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"fifo", "fair", "capacity", "delay"} {
+		if !strings.Contains(out, name+" ") {
+			t.Errorf("schedulers output lacks %s", name)
+		}
+	}
+}
