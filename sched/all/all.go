@@ -3,5 +3,8 @@
 package all
 
 import (
+	_ "github.com/netsched/netsched/sched/nas"
+	_ "github.com/netsched/netsched/sched/pushbox"
 	_ "github.com/netsched/netsched/sched/queue"
+	_ "github.com/netsched/netsched/sched/shufflewatcher"
 )
