@@ -20,6 +20,7 @@ type aaloPolicy struct {
 	weighted bool
 
 	order []*coflowState
+	segs  []segment // scratch for crossing
 	// Weighted mode: per-queue budgets per port, and the sum of the weights
 	// present at each port.
 	budUp, budDown [][]float64
@@ -76,48 +77,50 @@ func (p *aaloPolicy) requeue(active []*coflowState) bool {
 }
 
 // nextCrossing is the earliest time any active coflow reaches its queue's
-// limit at the rates currently applied. It accounts for flows finishing
-// before then (each stops adding to the coflow's sending rate), so the time
-// is exact, not an estimate.
+// limit at the rates currently applied.
 func (p *aaloPolicy) nextCrossing(now float64, active []*coflowState) float64 {
 	next := math.Inf(1)
-	type seg struct{ end, rate float64 }
-	var segs []seg
 	for _, c := range active {
-		if c.queue >= p.queues-1 {
-			continue
-		}
-		need := p.limit(c.queue) - sent(c)
-		segs = segs[:0]
-		var rate float64
-		for i := range c.flows {
-			f := &c.flows[i]
-			if !f.done && f.rate > 0 {
-				segs = append(segs, seg{f.rem / f.rate, f.rate})
-				rate += f.rate
-			}
-		}
-		slices.SortFunc(segs, func(x, y seg) int { return cmp.Compare(x.end, y.end) })
-		// Walk the piecewise-linear sent(t): each segment ends when a flow
-		// finishes and the rate drops by that flow's rate.
-		t, crosses := 0.0, false
-		for _, s := range segs {
-			if rate*(s.end-t) >= need {
-				crosses = true
-				break
-			}
-			need -= rate * (s.end - t)
-			t, rate = s.end, rate-s.rate
-		}
-		if crosses {
-			next = min(next, now+t+need/rate)
-		}
-	}
-	if next <= now {
-		next = math.Nextafter(now, math.Inf(1))
+		next = min(next, p.crossing(now, c))
 	}
 	return next
 }
+
+// crossing is when c's sent bytes reach its queue's limit at the rates
+// applied now (+Inf if never). It accounts for flows finishing before then
+// (each stops adding to the coflow's sending rate), so the time is exact.
+// Its flows' rem must be current.
+func (p *aaloPolicy) crossing(now float64, c *coflowState) float64 {
+	if c.queue >= p.queues-1 {
+		return math.Inf(1)
+	}
+	need := p.limit(c.queue) - sent(c)
+	p.segs = p.segs[:0]
+	var rate float64
+	for i := range c.flows {
+		f := &c.flows[i]
+		if !f.done && f.rate > 0 {
+			p.segs = append(p.segs, segment{f.rem / f.rate, f.rate})
+			rate += f.rate
+		}
+	}
+	slices.SortFunc(p.segs, func(x, y segment) int { return cmp.Compare(x.end, y.end) })
+	// Walk the piecewise-linear sent(t): each segment ends when a flow
+	// finishes and the rate drops by that flow's rate.
+	t := 0.0
+	for _, s := range p.segs {
+		if rate*(s.end-t) >= need {
+			return max(now+t+need/rate, math.Nextafter(now, math.Inf(1)))
+		}
+		need -= rate * (s.end - t)
+		t, rate = s.end, rate-s.rate
+	}
+	return math.Inf(1)
+}
+
+// segment is one flow's contribution to its coflow's sending rate: rate
+// until end (seconds from now).
+type segment struct{ end, rate float64 }
 
 func (p *aaloPolicy) allocate(a *allocator, active []*coflowState) {
 	p.order = append(p.order[:0], active...)

@@ -43,7 +43,8 @@ func benchReplay(b *testing.B, opt Options) {
 func BenchmarkReplayFB2010Fair(b *testing.B) { benchReplay(b, Options{Policy: Fair}) }
 func BenchmarkReplayFB2010Sebf(b *testing.B) { benchReplay(b, Options{Policy: SEBF}) }
 
-func BenchmarkReplayFB2010SebfPrefix(b *testing.B) {
+// The first 150 coflows under sebf: a quicker probe of the same path.
+func BenchmarkReplayFB2010SebfFirst150(b *testing.B) {
 	tr := loadFB2010(b)
 	tr.Coflows = tr.Coflows[:150]
 	for b.Loop() {

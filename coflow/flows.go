@@ -28,6 +28,7 @@ type coflowState struct {
 	narrow   int     // min(distinct mapper ports, distinct reducer ports)
 	queue    int     // aalo queue index
 	key      float64 // order key of the current allocation
+	bumped   bool    // aalo: a refill raised its rates (dedupe mark)
 }
 
 // buildFlows turns a trace coflow into network flows: each reducer's bytes

@@ -40,11 +40,19 @@ type Options struct {
 	Policy    string  // one of Policies()
 	PortSpeed float64 // NIC up and down speed of every port, bytes/s; default 1 Gbps
 
-	// RescheduleOnFlowCompletion makes the MADD policies and aalo also
-	// reallocate when a single flow finishes (its bandwidth is otherwise
-	// left idle until the next coflow arrival or departure, as in Varys and
-	// CoflowSim). More work-conserving, and slower: one full reallocation per
-	// completion time.
+	// Between reallocations, a flow that finishes hands its bandwidth at
+	// once to the other flows at its two ports (the backfill pass restricted
+	// to those ports: in backfill order, each flow adds min(free uplink, free
+	// downlink)); the rates the policy set otherwise stay. This keeps the
+	// explicit-rate policies work-conserving at a cost proportional to the
+	// flows at those ports.
+	//
+	// IdleFreedBandwidth turns that off: a finished flow's bandwidth idles
+	// until the next reallocation, as in CoflowSim.
+	IdleFreedBandwidth bool
+	// RescheduleOnFlowCompletion makes every flow completion a full
+	// reallocation (slow on large traces: one pass over all active flows per
+	// completion time).
 	RescheduleOnFlowCompletion bool
 
 	// Aalo D-CLAS parameters (zero = default).

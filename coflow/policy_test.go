@@ -42,13 +42,17 @@ func variants() []Options {
 		if p != Fair {
 			out = append(out, Options{Policy: p, RescheduleOnFlowCompletion: true})
 		}
+		if p != Fair {
+			out = append(out, Options{Policy: p, IdleFreedBandwidth: true})
+		}
 	}
 	return append(out, Options{Policy: Aalo, AaloWeighted: true},
+		Options{Policy: Aalo, AaloWeighted: true, IdleFreedBandwidth: true},
 		Options{Policy: Aalo, AaloWeighted: true, RescheduleOnFlowCompletion: true})
 }
 
 func name(o Options) string {
-	return fmt.Sprintf("%s/weighted=%v/onflow=%v", o.Policy, o.AaloWeighted, o.RescheduleOnFlowCompletion)
+	return fmt.Sprintf("%s/weighted=%v/realloc=%v/idle=%v", o.Policy, o.AaloWeighted, o.RescheduleOnFlowCompletion, o.IdleFreedBandwidth)
 }
 
 // Every policy finishes every coflow no sooner than it could alone: its
@@ -169,12 +173,9 @@ func TestAllocatorFeasibleAndWorkConserving(t *testing.T) {
 						t.Fatalf("trial %d %s weighted=%v: port %d carries up %v down %v > %v", trial, p, weighted, q, upUse[q], downUse[q], speed)
 					}
 				}
-				for _, c := range active {
-					for _, f := range c.flows {
-						if !f.done && speed-upUse[f.src] > 1e-9 && speed-downUse[f.dst] > 1e-9 {
-							t.Fatalf("trial %d %s weighted=%v: flow %d->%d could grow (up %v, down %v used)", trial, p, weighted, f.src, f.dst, upUse[f.src], downUse[f.dst])
-						}
-					}
+				checkMaximal(t, active, speed)
+				if p != Aalo {
+					refillRandom(t, rng, a, active)
 				}
 			}
 		}
@@ -195,5 +196,110 @@ func TestMADDFirstCoflowPaced(t *testing.T) {
 		if !near(f.next, f.rem/9) {
 			t.Errorf("flow %d->%d rate %v, want %v", f.src, f.dst, f.next, f.rem/9)
 		}
+	}
+}
+
+// checkMaximal fails unless every port is within capacity and every
+// unfinished flow has a full port (it could not grow).
+func checkMaximal(t *testing.T, active []*coflowState, speed float64) {
+	t.Helper()
+	up, down := map[int]float64{}, map[int]float64{}
+	for _, c := range active {
+		for _, f := range c.flows {
+			up[f.src] += f.next
+			down[f.dst] += f.next
+		}
+	}
+	for p := range up {
+		if up[p] > speed*(1+1e-12) {
+			t.Fatalf("uplink %d carries %v > %v", p, up[p], speed)
+		}
+	}
+	for p := range down {
+		if down[p] > speed*(1+1e-12) {
+			t.Fatalf("downlink %d carries %v > %v", p, down[p], speed)
+		}
+	}
+	for _, c := range active {
+		for _, f := range c.flows {
+			if !f.done && speed-up[f.src] > 1e-9 && speed-down[f.dst] > 1e-9 {
+				t.Fatalf("flow %d->%d could grow (up %v, down %v used)", f.src, f.dst, up[f.src], down[f.dst])
+			}
+		}
+	}
+}
+
+// refillRandom applies the allocation, finishes a few flows and checks that
+// the refiller hands their bandwidth out without overfilling any port and
+// leaves no flow that could grow.
+func refillRandom(t *testing.T, rng *rand.Rand, a *allocator, active []*coflowState) {
+	t.Helper()
+	rf := newRefiller(len(a.up))
+	for _, c := range active {
+		c.left = 0
+		for i := range c.flows {
+			f := &c.flows[i]
+			f.rate = f.next
+			if !f.done {
+				c.left++
+			}
+		}
+		rf.add(c)
+	}
+	for _, c := range active {
+		for i := range c.flows {
+			if f := &c.flows[i]; !f.done && c.left > 1 && rng.IntN(3) == 0 {
+				f.done = true
+				c.left--
+				rf.freed = append(rf.freed, flowRef{c, i})
+			}
+		}
+	}
+	rf.refill(a, func(ref flowRef) { ref.flow().rate = ref.flow().next })
+	for _, c := range active {
+		for i := range c.flows {
+			if f := &c.flows[i]; f.done {
+				f.next = 0
+			} else {
+				f.next = f.rate
+			}
+		}
+	}
+	checkMaximal(t, active, a.speed)
+}
+
+// Aalo never lets a coflow run past its queue's limit unnoticed: after every
+// instant of the replay, each active coflow has sent less than its queue's
+// limit. With a small first limit the synthetic trace crosses limits often,
+// also between reallocations (after a refill raised a coflow's rate).
+func TestAaloNoMissedCrossing(t *testing.T) {
+	tr := synthetic(t, 5, 6, 40)
+	steps := 0
+	afterStep = func(r *replayer, now float64) {
+		steps++
+		for _, c := range r.active {
+			if c.queue >= r.aalo.queues-1 {
+				continue
+			}
+			for i := range c.flows {
+				if f := &c.flows[i]; !f.done {
+					f.rem = r.net.Remaining(f.id)
+				}
+			}
+			if s, lim := sent(c), r.aalo.limit(c.queue); s > lim*(1+1e-6) {
+				t.Fatalf("t=%v: coflow %d in queue %d sent %v, past its limit %v", now, c.idx, c.queue, s, lim)
+			}
+		}
+	}
+	defer func() { afterStep = nil }()
+	for _, opt := range []Options{
+		{Policy: Aalo}, {Policy: Aalo, AaloWeighted: true},
+		{Policy: Aalo, IdleFreedBandwidth: true}, {Policy: Aalo, RescheduleOnFlowCompletion: true},
+	} {
+		opt.PortSpeed, opt.AaloFirstLimit, opt.AaloMultiplier = mib, mib/4, 3
+		replay(t, tr, opt)
+	}
+	if steps < 100 {
+		t.Fatalf("only %d steps checked", steps)
 	}
 }

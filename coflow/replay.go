@@ -9,7 +9,8 @@
 // and then backfill leftover bandwidth in arrival order; "aalo" is Aalo's
 // D-CLAS. Those six set explicit rates with network.SetRate and reallocate
 // on every coflow arrival and departure (and, for aalo, whenever a coflow's
-// sent bytes reach its queue's limit, computed exactly as an event).
+// sent bytes reach its queue's limit, computed exactly as an event); in
+// between, a finished flow's bandwidth is backfilled at its two ports.
 // See docs/coflow.md for the definitions.
 package coflow
 
@@ -41,13 +42,18 @@ func Replay(tr *coflowbench.Trace, opt Options) (*Result, error) {
 	return r.result(), nil
 }
 
+// afterStep, when set (by tests), runs after all events of each instant.
+var afterStep func(r *replayer, t float64)
+
 type replayer struct {
-	opt   Options
-	tr    *coflowbench.Trace
-	net   *network.Network
-	pol   ratePolicy  // nil for fair
-	aalo  *aaloPolicy // set when pol is aalo
-	alloc *allocator
+	opt    Options
+	tr     *coflowbench.Trace
+	net    *network.Network
+	pol    ratePolicy     // nil for fair
+	aalo   *aaloPolicy    // set when pol is aalo
+	refil  *refiller      // nil with Options.IdleFreedBandwidth, fair, or full reallocation per flow
+	bumped []*coflowState // aalo: coflows whose rates a refill raised
+	alloc  *allocator
 
 	coflows []*coflowState // by trace index; nil before arrival and after finish
 	active  []*coflowState // arrival order
@@ -82,6 +88,9 @@ func newReplayer(tr *coflowbench.Trace, opt Options) (*replayer, error) {
 	default:
 		r.pol = &orderPolicy{key: orderKeys[opt.Policy]}
 	}
+	if r.pol != nil && !opt.IdleFreedBandwidth && !opt.RescheduleOnFlowCompletion {
+		r.refil = newRefiller(tr.Ports)
+	}
 	return r, nil
 }
 
@@ -107,25 +116,11 @@ func (r *replayer) run() error {
 			r.arrive(next, t)
 			next, arrived = next+1, true
 		}
-		if r.pol == nil {
-			continue
+		if r.pol != nil {
+			polNext = r.schedule(t, arrived, polNext)
 		}
-		realloc := arrived || r.departed || (r.opt.RescheduleOnFlowCompletion && r.anyDone)
-		check := t >= polNext
-		if !realloc && !check {
-			continue
-		}
-		r.refresh()
-		if r.aalo != nil && r.aalo.requeue(r.active) {
-			realloc = true
-		}
-		if realloc {
-			r.pol.allocate(r.alloc, r.active)
-			r.apply(t)
-			r.reallocs++
-		}
-		if r.aalo != nil {
-			polNext = r.aalo.nextCrossing(t, r.active)
+		if afterStep != nil {
+			afterStep(r, t)
 		}
 	}
 	if r.err != nil {
@@ -135,6 +130,63 @@ func (r *replayer) run() error {
 		return fmt.Errorf("coflow: policy %s left coflow %s without bandwidth: it never finished", r.opt.Policy, r.tr.Coflows[r.active[0].idx].ID)
 	}
 	return nil
+}
+
+// schedule runs the rate policy after the events at time t and returns the
+// time of its next own event (aalo's next limit crossing, else +Inf).
+func (r *replayer) schedule(t float64, arrived bool, polNext float64) float64 {
+	realloc := arrived || r.departed || (r.opt.RescheduleOnFlowCompletion && r.anyDone)
+	if r.refil != nil {
+		if realloc {
+			r.refil.freed = r.refil.freed[:0] // the reallocation covers them
+		} else if len(r.refil.freed) > 0 {
+			polNext = r.refill(t, polNext)
+		}
+	}
+	check := t >= polNext
+	if !realloc && !check {
+		return polNext
+	}
+	r.refresh()
+	if r.aalo != nil && r.aalo.requeue(r.active) {
+		realloc = true
+	}
+	if realloc {
+		r.pol.allocate(r.alloc, r.active)
+		r.apply(t)
+		r.reallocs++
+		if r.aalo != nil && r.refil != nil {
+			r.refil.sortByQueue()
+		}
+	}
+	if r.aalo != nil {
+		return r.aalo.nextCrossing(t, r.active)
+	}
+	return math.Inf(1)
+}
+
+// refill gives the bandwidth of the flows that just finished to the flows at
+// their ports. Raised rates can only bring aalo's next limit crossing
+// forward, so only the raised coflows' crossings are recomputed.
+func (r *replayer) refill(t, polNext float64) float64 {
+	r.bumped = r.bumped[:0]
+	r.refil.refill(r.alloc, func(ref flowRef) {
+		r.setRate(t, ref.flow())
+		if r.aalo != nil && !ref.c.bumped {
+			ref.c.bumped = true
+			r.bumped = append(r.bumped, ref.c)
+		}
+	})
+	for _, c := range r.bumped {
+		c.bumped = false
+		for i := range c.flows {
+			if f := &c.flows[i]; !f.done {
+				f.rem = r.net.Remaining(f.id)
+			}
+		}
+		polNext = min(polNext, r.aalo.crossing(t, c))
+	}
+	return polNext
 }
 
 // arrive starts every flow of trace coflow i at time t.
@@ -150,6 +202,9 @@ func (r *replayer) arrive(i int, t float64) {
 	}
 	r.coflows[i] = cs
 	r.active = append(r.active, cs)
+	if r.refil != nil {
+		r.refil.add(cs)
+	}
 	for j := range cs.flows {
 		f := &cs.flows[j]
 		id, err := r.net.Start(t, network.FlowSpec{Src: f.src, Dst: f.dst, Size: f.size, Tag: tag(i, j)})
@@ -167,6 +222,9 @@ func (r *replayer) onDone(c network.Completion) {
 	f := &cs.flows[fi]
 	f.done, f.rem = true, 0
 	r.anyDone = true
+	if r.refil != nil {
+		r.refil.freed = append(r.refil.freed, flowRef{cs, fi})
+	}
 	if cs.left--; cs.left == 0 {
 		r.finish(cs, c.Time)
 	}
@@ -210,10 +268,15 @@ func (r *replayer) apply(t float64) {
 		for i := range c.flows {
 			f := &c.flows[i]
 			if !f.done && f.next != f.rate {
-				r.net.SetRate(t, f.id, f.next)
-				f.rate = f.next
-				r.rateUpdates++
+				r.setRate(t, f)
 			}
 		}
 	}
+}
+
+// setRate pins f to its computed rate.
+func (r *replayer) setRate(t float64, f *flowState) {
+	r.net.SetRate(t, f.id, f.next)
+	f.rate = f.next
+	r.rateUpdates++
 }

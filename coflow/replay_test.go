@@ -209,3 +209,27 @@ func TestReplayBadOptions(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// A flow that the backfill speeds up ends before its coflow; what happens to
+// its bandwidth depends on the options. At 1 MiB/s, fifo:
+//
+//	Z: mappers {1,3}, reducers 1:2 and 3:8 -> 3->1 1 MiB, 1->3 4 MiB (the
+//	   other halves are local). Γ = 4: 3->1 1/4, 1->3 1.
+//	W: mappers {3,1}, reducer 4:2 -> 1->4 1 MiB, 3->4 1 MiB. up1 is full:
+//	   W is skipped by MADD and the backfill gives 3->1 the 3/4 left on
+//	   up3/down1 (rate 1) and W nothing.
+//
+// At 1 s 3->1 ends. By default its bandwidth goes at once to the flows at
+// up3 and down1: 3->4 takes up3 and ends at 2; 1->4 waits for up1 until Z
+// departs at 4 and ends at 5: CCT_W = 5. A full reallocation at 1 s gives
+// the same. With IdleFreedBandwidth the bandwidth idles until 4; W then
+// needs 2 s through down4: CCT_W = 6. CCT_Z = 4 throughout.
+func TestFreedBandwidth(t *testing.T) {
+	tr := parseTrace(t, 5,
+		"Z 0 2 1 3 2 1:2 3:8",
+		"W 0 2 3 1 1 4:2",
+	)
+	checkCCTs(t, replay(t, tr, Options{Policy: FIFO, PortSpeed: mib}), 4, 5)
+	checkCCTs(t, replay(t, tr, Options{Policy: FIFO, PortSpeed: mib, RescheduleOnFlowCompletion: true}), 4, 5)
+	checkCCTs(t, replay(t, tr, Options{Policy: FIFO, PortSpeed: mib, IdleFreedBandwidth: true}), 4, 6)
+}

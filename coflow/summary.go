@@ -81,8 +81,10 @@ func (r *replayer) result() *Result {
 		s.Reschedule = "none (network max-min)"
 	case r.opt.RescheduleOnFlowCompletion:
 		s.Reschedule = "coflow arrival, coflow departure, flow completion"
+	case r.opt.IdleFreedBandwidth:
+		s.Reschedule = "coflow arrival, coflow departure (freed bandwidth idles until then)"
 	default:
-		s.Reschedule = "coflow arrival, coflow departure"
+		s.Reschedule = "coflow arrival, coflow departure; backfill at a finished flow's ports"
 	}
 	if r.opt.Policy == Aalo {
 		s.Reschedule += ", queue change"

@@ -80,8 +80,10 @@ Prints a CCT table; with --out, also writes summary.json and coflows.csv
 	f.StringVar(&policy, "policy", "", "coflow scheduling policy: "+strings.Join(coflow.Policies(), ", "))
 	f.StringVar(&out, "out", "", "directory for summary.json and coflows.csv (nothing is written without it)")
 	f.StringVar(&speed, "port-speed", "1Gbps", "NIC uplink and downlink speed of every port")
+	f.BoolVar(&opt.IdleFreedBandwidth, "idle-freed-bandwidth", false,
+		"leave a finished flow's bandwidth idle until the next reallocation (CoflowSim) instead of backfilling it at its ports")
 	f.BoolVar(&opt.RescheduleOnFlowCompletion, "reschedule-on-flow-completion", false,
-		"also reallocate when a single flow finishes (MADD policies and aalo; slower)")
+		"make every flow completion a full reallocation (slow on large traces)")
 	f.BoolVar(&opt.AaloWeighted, "aalo-weighted", false, "aalo: weighted sharing across queues (weight K-q) instead of strict priority")
 	f.IntVar(&opt.AaloQueues, "aalo-queues", coflow.DefaultAaloQueues, "aalo: number of queues")
 	f.StringVar(&firstLimit, "aalo-first-limit", "10MiB", "aalo: bytes sent that move a coflow out of the first queue")

@@ -27,6 +27,9 @@ type Config struct {
 	CARTS            bool // reducers placed by CA-RTS (false: fairness order)
 	CRRTS            bool // CR-RTS during congestion (false: CA-RTS always)
 	HoldMaps         bool // CR-RTS holds heavy and medium maps
+	// ReduceRampup caps a job's reducers at this share of its containers
+	// while it has maps waiting (Hadoop's MR application master).
+	ReduceRampup float64
 	// KnownShuffle uses each map's estimated output from the start instead
 	// of the ratio learned from completed maps.
 	KnownShuffle bool
@@ -39,6 +42,7 @@ func DefaultConfig() Config {
 		CongestionThreshold: 0.8,
 		LightShuffle:        1e6, HeavyShuffle: 100e6, SmallInput: 10e6,
 		ThresholdInterval: 1,
+		ReduceRampup:      0.5,
 		TrafficThreshold:  true, CARTS: true, CRRTS: true, HoldMaps: true,
 	}
 }
@@ -55,6 +59,7 @@ var paramInfo = []sim.ParamInfo{
 	{Name: "ca_rts", Default: "true", Help: "CA-RTS places reducers (false: MTS-only ablation, reducers in fairness order)"},
 	{Name: "cr_rts", Default: "true", Help: "CR-RTS during congestion (false: MTS + CA-RTS ablation)"},
 	{Name: "hold_maps", Default: "true", Help: "CR-RTS tells MTS to hold shuffle-heavy and -medium maps until congestion clears"},
+	{Name: "reduce_rampup", Default: "0.5", Help: "while a job has maps waiting, its reducers hold at most this share of its containers (MR AM rampup limit)"},
 	{Name: "shuffle_size", Default: "learned", Help: "learned (ratio from completed maps, §III-A) or known (each map's estimate from the start)"},
 }
 
@@ -72,6 +77,7 @@ func configFrom(p *sim.Params) Config {
 	c.CARTS = p.Bool("ca_rts", c.CARTS)
 	c.CRRTS = p.Bool("cr_rts", c.CRRTS)
 	c.HoldMaps = p.Bool("hold_maps", c.HoldMaps)
+	c.ReduceRampup = p.Float("reduce_rampup", c.ReduceRampup)
 	c.KnownShuffle = p.String("shuffle_size", "learned", "learned", "known") == "known"
 	switch {
 	case c.MapSkips < 0:
@@ -82,6 +88,8 @@ func configFrom(p *sim.Params) Config {
 		p.Fail("congestion_threshold", c.CongestionThreshold, "a fraction in [0, 1]")
 	case c.HeavyShuffle < c.LightShuffle:
 		p.Fail("heavy_shuffle", units.FormatBytes(c.HeavyShuffle), "a size at least light_shuffle ("+units.FormatBytes(c.LightShuffle)+")")
+	case !(c.ReduceRampup > 0) || c.ReduceRampup > 1:
+		p.Fail("reduce_rampup", c.ReduceRampup, "a fraction in (0, 1]")
 	case !(c.ThresholdInterval > 0) || math.IsInf(c.ThresholdInterval, 0):
 		p.Fail("threshold_interval", c.ThresholdInterval, "a duration > 0")
 	}

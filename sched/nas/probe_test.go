@@ -1,9 +1,11 @@
 package nas_test
 
 import (
+	"fmt"
 	"os"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/netsched/netsched/scenario"
 	"github.com/netsched/netsched/sched/nas"
@@ -39,7 +41,7 @@ func TestFBProbe(t *testing.T) {
 	sc.OpenWorkload = func() (workload.Source, error) { return swim.OpenFile(path, cfg) }
 	c := nas.DefaultConfig()
 	c.LightShuffle, c.HeavyShuffle, c.SmallInput = 0.1e6, 10e6, 1e6
-	var s sim.Scheduler = nas.New(c)
+	var s sim.Scheduler = &progress{Scheduler: nas.New(c), start: time.Now()}
 	if name := os.Getenv("NAS_SCHED"); name != "" {
 		var err error
 		s, err = sim.NewScheduler(name, nil)
@@ -54,7 +56,21 @@ func TestFBProbe(t *testing.T) {
 	sm := r.Summary
 	t.Logf("jobs %d tasks %d jct %.1f makespan %.0f thr %.4f cross %.3g congested %d/%d events %d", sm.Jobs, sm.Tasks, sm.JCT.Mean, sm.Makespan, sm.Throughput, sm.Bytes.Total.CrossRack, sm.Congested, sm.MonitorSamples, sm.Events)
 	t.Logf("%+v", r.Timing)
-	if ns, ok := s.(*nas.Scheduler); ok {
+	if ns, ok := s.(*progress); ok {
 		t.Logf("%+v", ns.Stats())
+	}
+}
+
+type progress struct {
+	*nas.Scheduler
+	start time.Time
+	next  float64
+}
+
+func (p *progress) Tick(v *sim.View) {
+	p.Scheduler.Tick(v)
+	if v.Now() >= p.next {
+		fmt.Printf("sim %6.0fs wall %6.1fs jobs active %d waiting tasks %d util %.2f\n", v.Now(), time.Since(p.start).Seconds(), len(v.Jobs()), v.WaitingTasks(), v.Monitor().CrossRackUtilization)
+		p.next += 200
 	}
 }

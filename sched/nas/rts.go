@@ -48,7 +48,7 @@ func (s *Scheduler) bestReducer(v *sim.View, u *user, m int, congested bool, kee
 	var best *sim.Task
 	var bk redKey
 	for _, j := range u.jobs {
-		if j.waitingReduces == 0 || keep != nil && !keep(j) {
+		if j.waitingReduces == 0 || keep != nil && !keep(j) || !s.mayStartReducer(j) {
 			continue
 		}
 		k := redKey{boost: j.delayed || j.done == j.nMaps, shuffle: j.shuffle}
@@ -123,7 +123,7 @@ func (s *Scheduler) fairReduce(m int) *sim.Task {
 			continue
 		}
 		for _, j := range u.jobs {
-			if j.waitingReduces > 0 {
+			if j.waitingReduces > 0 && s.mayStartReducer(j) {
 				if t := reduceTask(j, m); t != nil {
 					return t
 				}

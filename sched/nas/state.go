@@ -25,6 +25,7 @@ type job struct {
 	class    Class
 
 	waitingMaps, waitingReduces int
+	runMaps, runReduces         int
 
 	// CA-RTS: where the job's map output is (weight of started shuffled
 	// maps per rack) and its started reducers per rack.
@@ -152,6 +153,7 @@ func (s *Scheduler) started(v *sim.View, j *job, t *sim.Task) {
 		j.waitingReduces--
 		j.u.waitingReduces--
 		s.waitingReduces--
+		j.runReduces++
 		j.rackRed[v.RackOf(m)]++
 		if j.started == 0 && j.nMaps > 0 {
 			s.stats.FirstReduces++
@@ -163,6 +165,7 @@ func (s *Scheduler) started(v *sim.View, j *job, t *sim.Task) {
 	j.waitingMaps--
 	j.u.waitingMaps--
 	s.waitingMaps--
+	j.runMaps++
 	out := s.mapOutput(v, j, t)
 	s.nodeOut[m] += out
 	s.taskOut[t] = out
@@ -179,8 +182,10 @@ func (s *Scheduler) finished(v *sim.View, j *job, t *sim.Task) {
 	j.u.running--
 	s.users.moved(j.u)
 	if !isMap(t.Stage) {
+		j.runReduces--
 		return
 	}
+	j.runMaps--
 	m := t.Machine
 	s.nodeOut[m] -= s.taskOut[t]
 	if s.nodeOut[m] < 1e-6 {
@@ -193,4 +198,16 @@ func (s *Scheduler) finished(v *sim.View, j *job, t *sim.Task) {
 		j.pred.Observe(e.Input, e.Output)
 		s.refresh(j)
 	}
+}
+
+// mayStartReducer is the MR application master's reduce ramp-up limit
+// (yarn.app.mapreduce.am.job.reduce.rampup.limit, default 0.5), which the
+// engine does not model: while a job has maps waiting, its reducers may
+// hold at most that share of its containers. Without it, reducers that
+// wait for maps can take every slot and the maps never start.
+func (s *Scheduler) mayStartReducer(j *job) bool {
+	if j.waitingMaps == 0 {
+		return true
+	}
+	return float64(j.runReduces+1) <= s.cfg.ReduceRampup*float64(j.runMaps+j.runReduces+1)
 }

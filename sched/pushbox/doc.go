@@ -68,8 +68,9 @@
 //
 // ablate: GP replaces the per-machine ranks by the coflow's size bin
 // (metrics.SizeBins, seven bins) as a global class; RS draws the task at
-// random among the job's waiting tasks (no critical stage, no size, no
-// delay scheduling); H accepts every beneficiary; W removes the wildcard.
+// random among the critical stage's waiting tasks instead of taking the
+// largest (lines 5-7 of Algorithm 1; the stage order and the locality
+// branch stay); H accepts every beneficiary; W removes the wildcard.
 // The estimation error of Fig. 8d is the scenario's knowledge model
 // (multiplicative, E = f^(2U-1)).
 //

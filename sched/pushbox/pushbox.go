@@ -62,9 +62,9 @@ func (s *Scheduler) Err() error { return s.err }
 
 // Heartbeats: delay scheduling counts skipped opportunities, which must keep
 // coming while a skipped job's slots stay free. Without delay scheduling
-// (locality_delay 0, or the RS ablation, whose random selection bypasses
-// it) PushBox decides only at slot changes and task arrivals.
-func (s *Scheduler) Heartbeats() bool { return s.cfg.LocalityDelay > 0 && !s.cfg.RS }
+// (locality_delay 0) PushBox decides only at slot changes and task
+// arrivals.
+func (s *Scheduler) Heartbeats() bool { return s.cfg.LocalityDelay > 0 }
 
 // Init sizes the per-machine state and resolves the automatic settings.
 func (s *Scheduler) Init(v *sim.View) error {

@@ -13,11 +13,9 @@ import (
 // maps) goes through delay scheduling, which may return nil (no local task
 // yet, skip count not reached); any other stage gives its waiting task with
 // the largest estimated input (§5.1 "Task Selection"). With the RS ablation
-// the task is drawn at random instead.
+// that task is drawn at random among the stage's instead (lines 5-7 of
+// Algorithm 1 replaced; stage order and locality branch kept).
 func (s *Scheduler) selectTask(v *sim.View, js *jobState, m int) *sim.Task {
-	if s.cfg.RS {
-		return s.randomTask(v, js, m)
-	}
 	id := s.pass.id
 	for _, ss := range js.critical {
 		if !ss.st.Ready || ss.waitingLeft(id) <= 0 {
@@ -29,7 +27,11 @@ func (s *Scheduler) selectTask(v *sim.View, js *jobState, m int) *sim.Task {
 			}
 			continue
 		}
-		if t := s.largest(v, ss, m); t != nil {
+		pick := s.largest
+		if s.cfg.RS {
+			pick = s.randomTask
+		}
+		if t := pick(v, ss, m); t != nil {
 			return t
 		}
 	}
@@ -113,54 +115,31 @@ func (s *Scheduler) unpicked(ss *stageState, first *sim.Task, ok func(*sim.Task)
 	return found
 }
 
-// randomTask is the RS ablation: a waiting task of the job drawn uniformly
-// among those that may run on m, ignoring criticality, size and locality.
-// A stage is drawn in proportion to its waiting tasks, then a task by
-// rejection from its list (compacted when draws keep missing).
-func (s *Scheduler) randomTask(v *sim.View, js *jobState, m int) *sim.Task {
+// randomTask is the RS ablation: a waiting task of the stage drawn
+// uniformly among those that may run on m, by rejection from the stage's
+// list (compacted when draws keep missing).
+func (s *Scheduler) randomTask(v *sim.View, ss *stageState, m int) *sim.Task {
 	id := s.pass.id
-	total := 0
-	for _, ss := range js.stages {
-		if ss.st.Ready {
-			total += max(0, ss.waitingLeft(id))
-		}
-	}
-	if total == 0 {
+	if s.largest(v, ss, m) == nil { // also builds the list
 		return nil
 	}
-	k := s.rng.IntN(total)
-	for _, ss := range js.stages {
-		if !ss.st.Ready {
-			continue
+	ok := func(t *sim.Task) bool { return t.State == sim.Waiting && mayRun(t, m) && !ss.isPicked(id, t) }
+	for range 8 {
+		if t := ss.bySize[ss.head+s.rng.IntN(len(ss.bySize)-ss.head)]; ok(t) {
+			return t
 		}
-		if n := max(0, ss.waitingLeft(id)); k >= n {
-			k -= n
-			continue
-		}
-		s.largest(v, ss, m) // builds the stage's task list
-		ok := func(t *sim.Task) bool { return t.State == sim.Waiting && mayRun(t, m) && !ss.isPicked(id, t) }
-		for range 8 {
-			if t := ss.bySize[ss.head+s.rng.IntN(len(ss.bySize)-ss.head)]; ok(t) {
-				return t
-			}
-		}
-		var left []*sim.Task
-		for _, t := range ss.bySize[ss.head:] {
-			if t.State == sim.Waiting {
-				left = append(left, t)
-			}
-		}
-		ss.bySize, ss.head = left, 0
-		var fit []*sim.Task
-		for _, t := range left {
+	}
+	var fit []*sim.Task
+	left := ss.bySize[:0]
+	for _, t := range ss.bySize[ss.head:] {
+		if t.State == sim.Waiting {
+			left = append(left, t)
 			if ok(t) {
 				fit = append(fit, t)
 			}
 		}
-		if len(fit) == 0 {
-			return nil
-		}
-		return fit[s.rng.IntN(len(fit))]
 	}
-	return nil
+	clear(ss.bySize[len(left):])
+	ss.bySize, ss.head = left, 0
+	return fit[s.rng.IntN(len(fit))] // not empty: largest found one
 }

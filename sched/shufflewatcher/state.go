@@ -29,6 +29,7 @@ type job struct {
 	deferredSince float64 // -1 when not deferred
 
 	waitingMaps, waitingReduces int
+	runMaps, runReduces         int
 }
 
 func isMap(st *sim.Stage) bool { return len(st.Parents) == 0 }
@@ -78,10 +79,12 @@ func (s *Scheduler) Observe(v *sim.View, e sim.Event) {
 		s.order.moved(j)
 		r := v.RackOf(e.Task.Machine)
 		if !isMap(e.Stage) {
+			j.runReduces++
 			j.waitingReduces--
 			j.rackRed[r]++
 			return
 		}
+		j.runMaps++
 		j.waitingMaps--
 		if len(e.Stage.Children) > 0 {
 			out := v.Estimate(e.Task).Output
@@ -92,6 +95,11 @@ func (s *Scheduler) Observe(v *sim.View, e sim.Event) {
 		j := s.byJob[e.Job]
 		j.running--
 		s.order.moved(j)
+		if isMap(e.Stage) {
+			j.runMaps--
+		} else {
+			j.runReduces--
+		}
 	case sim.JobFinished:
 		j := s.byJob[e.Job]
 		delete(s.byJob, e.Job)

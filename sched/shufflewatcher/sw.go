@@ -104,7 +104,7 @@ func (s *Scheduler) deferred(v *sim.View, j *job) bool {
 // deferred, or unless m's rack already holds its share of j's reducers and
 // j has not yet been skipped D times.
 func (s *Scheduler) reducer(v *sim.View, j *job, m int) *sim.Task {
-	if j.waitingReduces == 0 || s.deferred(v, j) {
+	if j.waitingReduces == 0 || !rampup(j) || s.deferred(v, j) {
 		return nil
 	}
 	if r := v.RackOf(m); j.rackRed[r] >= j.reduceShare(r) && j.reduceSkips < s.cfg.Skips {
@@ -131,20 +131,19 @@ func (s *Scheduler) mapTask(v *sim.View, j *job, m int) *sim.Task {
 		return nil
 	}
 	r := v.RackOf(m)
-	inSet := !j.heavy || s.rackSet(v, j)[r]
-	if inSet {
-		for _, st := range j.maps {
-			if st.WaitingCount() == 0 {
-				continue
-			}
-			t := st.LocalWaiting(m)
-			if t == nil && (!st.HasFileInput || j.heavy) {
-				t = localEnough(st, m, r)
-			}
-			if t != nil {
-				j.skips = 0
-				return t
-			}
+	for _, st := range j.maps {
+		// The rack set is chosen from the splits' replicas: maps without
+		// file input have no preference and are not held to it.
+		if st.WaitingCount() == 0 || j.heavy && st.HasFileInput && !s.rackSet(v, j)[r] {
+			continue
+		}
+		t := st.LocalWaiting(m)
+		if t == nil && (!st.HasFileInput || j.heavy) {
+			t = localEnough(st, m, r)
+		}
+		if t != nil {
+			j.skips = 0
+			return t
 		}
 	}
 	if j.skips < s.cfg.Skips {
@@ -213,4 +212,11 @@ func (s *Scheduler) rackSet(v *sim.View, j *job) []bool {
 	}
 	s.stats.RackSets++
 	return j.rackSet
+}
+
+// rampup is the MR application master's reduce ramp-up limit (0.5), which
+// the engine does not model: while maps wait, reducers hold at most half of
+// the job's containers, so reducers waiting for maps cannot take every slot.
+func rampup(j *job) bool {
+	return j.waitingMaps == 0 || 2*(j.runReduces+1) <= j.runMaps+j.runReduces+1
 }
