@@ -26,7 +26,7 @@ func init() {
 // Scheduler is PushBox. It implements sim.Global (slot-change and
 // task-arrival modes), sim.FlowClasser and sim.Observer (Peña's
 // per-machine priorities), sim.Heartbeater (delay scheduling counts
-// opportunities) and sim.Initializer.
+// opportunities), sim.Initializer and sim.Failer (check mode).
 type Scheduler struct {
 	cfg       Config
 	rackLocal bool // rack-local sources count as local (§4)
