@@ -20,7 +20,6 @@ type aaloPolicy struct {
 	weighted bool
 
 	order []*coflowState
-	segs  []segment // scratch for crossing
 	// Weighted mode: per-queue budgets per port, and the sum of the weights
 	// present at each port.
 	budUp, budDown [][]float64
@@ -56,6 +55,7 @@ func (p *aaloPolicy) queueFor(sent float64) int {
 	return q
 }
 
+// sent is the bytes c delivered so far, from its flows' rem.
 func sent(c *coflowState) float64 {
 	s := c.netBytes
 	for i := range c.flows {
@@ -64,63 +64,73 @@ func sent(c *coflowState) float64 {
 	return max(0, s)
 }
 
-// requeue moves coflows whose sent bytes reached their queue's limit and
-// reports whether any moved.
-func (p *aaloPolicy) requeue(active []*coflowState) bool {
+// Between reallocations each coflow's sent bytes are tracked incrementally
+// (sent0 at time sentAt, growing at sendRate, the sum of its unfinished
+// flows' applied rates), so that checking a coflow costs O(1) instead of a
+// pass over its flows. Every change of sendRate (a flow finishing, a refill
+// raising a rate) first brings sent0 up to that instant.
+
+// resync restarts the tracking from the flows' current rem and rates; call
+// after a reallocation.
+func (p *aaloPolicy) resync(t float64, active []*coflowState) {
+	for _, c := range active {
+		c.sent0, c.sentAt, c.sendRate = sent(c), t, 0
+		for i := range c.flows {
+			if f := &c.flows[i]; !f.done && f.rate > 0 {
+				c.sendRate += f.rate
+			}
+		}
+	}
+}
+
+func advance(c *coflowState, t float64) {
+	if t > c.sentAt {
+		c.sent0 += c.sendRate * (t - c.sentAt)
+		c.sentAt = t
+	}
+}
+
+// rateChanged records that one of c's flows went from rate old to new at t
+// (new = 0 when it finished).
+func (p *aaloPolicy) rateChanged(c *coflowState, old, new, t float64) {
+	advance(c, t)
+	c.sendRate = max(0, c.sendRate+max(new, 0)-max(old, 0))
+}
+
+// requeue moves the coflows whose sent bytes reached their queue's limit by
+// time t and reports whether any moved.
+func (p *aaloPolicy) requeue(t float64, active []*coflowState) bool {
 	moved := false
 	for _, c := range active {
-		if q := p.queueFor(sent(c)); q > c.queue {
+		advance(c, t)
+		if q := p.queueFor(c.sent0); q > c.queue {
 			c.queue, moved = q, true
 		}
 	}
 	return moved
 }
 
-// nextCrossing is the earliest time any active coflow reaches its queue's
-// limit at the rates currently applied.
-func (p *aaloPolicy) nextCrossing(now float64, active []*coflowState) float64 {
+// crossing is the earliest time c can reach its queue's limit: at its
+// current sending rate, which until the next reallocation or refill can
+// only fall as flows finish. A check at that time either finds the limit
+// reached or yields a later bound, so a coflow changes queue at the very
+// instant it reaches the limit, without time steps.
+func (p *aaloPolicy) crossing(c *coflowState) float64 {
+	if c.queue >= p.queues-1 || c.sendRate <= 0 {
+		return math.Inf(1)
+	}
+	need := p.limit(c.queue) - c.sent0
+	return max(c.sentAt+need/c.sendRate, math.Nextafter(c.sentAt, math.Inf(1)))
+}
+
+// nextCrossing is the earliest crossing bound over the active coflows.
+func (p *aaloPolicy) nextCrossing(active []*coflowState) float64 {
 	next := math.Inf(1)
 	for _, c := range active {
-		next = min(next, p.crossing(now, c))
+		next = min(next, p.crossing(c))
 	}
 	return next
 }
-
-// crossing is when c's sent bytes reach its queue's limit at the rates
-// applied now (+Inf if never). It accounts for flows finishing before then
-// (each stops adding to the coflow's sending rate), so the time is exact.
-// Its flows' rem must be current.
-func (p *aaloPolicy) crossing(now float64, c *coflowState) float64 {
-	if c.queue >= p.queues-1 {
-		return math.Inf(1)
-	}
-	need := p.limit(c.queue) - sent(c)
-	p.segs = p.segs[:0]
-	var rate float64
-	for i := range c.flows {
-		f := &c.flows[i]
-		if !f.done && f.rate > 0 {
-			p.segs = append(p.segs, segment{f.rem / f.rate, f.rate})
-			rate += f.rate
-		}
-	}
-	slices.SortFunc(p.segs, func(x, y segment) int { return cmp.Compare(x.end, y.end) })
-	// Walk the piecewise-linear sent(t): each segment ends when a flow
-	// finishes and the rate drops by that flow's rate.
-	t := 0.0
-	for _, s := range p.segs {
-		if rate*(s.end-t) >= need {
-			return max(now+t+need/rate, math.Nextafter(now, math.Inf(1)))
-		}
-		need -= rate * (s.end - t)
-		t, rate = s.end, rate-s.rate
-	}
-	return math.Inf(1)
-}
-
-// segment is one flow's contribution to its coflow's sending rate: rate
-// until end (seconds from now).
-type segment struct{ end, rate float64 }
 
 func (p *aaloPolicy) allocate(a *allocator, active []*coflowState) {
 	p.order = append(p.order[:0], active...)

@@ -21,16 +21,18 @@ func TestAaloQueueFor(t *testing.T) {
 	}
 }
 
-// nextCrossing accounts for flows that finish before the limit is reached.
-// A coflow in Q0 (limit 10) has sent 4 (of 2 + 12 + 4 = 18) at t = 100 and
-// sends with
+// A coflow's sent bytes are tracked between reallocations; the crossing
+// bound assumes the current sending rate, and a flow finishing pushes it
+// back. Q0's limit is 10, Q1's 100. At t = 100 the coflow has sent 4 of 18
+// and sends with
 //
-//	f1: 2 left at rate 2 (ends after 1 s)
+//	f1: 2 left at rate 2
 //	f2: 8 left at rate 1
 //
-// sent(t) rises at 3/s for 1 s (to 7), then at 1/s: it reaches 10 after
-// 1 + 3 = 4 s, at t = 104.
-func TestAaloNextCrossing(t *testing.T) {
+// so the bound is 100 + 6/3 = 102. f1 finishes at 101 (sent 7): the bound
+// becomes 101 + 3/1 = 104, when it reaches 10 and moves to Q1; the next
+// bound is 104 + 90/1 = 194.
+func TestAaloCrossing(t *testing.T) {
 	p := newAalo(Options{AaloQueues: 3, AaloFirstLimit: 10, AaloMultiplier: 10}, 4)
 	c := &coflowState{netBytes: 18, flows: []flowState{
 		{rem: 2, rate: 2},
@@ -38,22 +40,35 @@ func TestAaloNextCrossing(t *testing.T) {
 		{rem: 0, rate: 5, done: true},
 		{rem: 4, rate: 0}, // stalled: adds nothing
 	}}
-	if s := sent(c); s != 4 {
-		t.Fatalf("sent = %v, want 4", s)
+	active := []*coflowState{c}
+	p.resync(100, active)
+	if c.sent0 != 4 || c.sendRate != 3 {
+		t.Fatalf("sent %v rate %v, want 4 and 3", c.sent0, c.sendRate)
 	}
-	if got := p.nextCrossing(100, []*coflowState{c}); got != 104 {
-		t.Errorf("nextCrossing = %v, want 104", got)
+	if got := p.nextCrossing(active); got != 102 {
+		t.Errorf("bound = %v, want 102", got)
 	}
-	// If the flows end before reaching the limit there is no crossing.
-	c.flows[1].rem = 2
-	c.netBytes = 12
-	if got := p.nextCrossing(100, []*coflowState{c}); !math.IsInf(got, 1) {
-		t.Errorf("nextCrossing = %v, want +Inf", got)
+	p.rateChanged(c, 2, 0, 101)
+	if got := p.crossing(c); got != 104 {
+		t.Errorf("bound after f1 = %v, want 104", got)
 	}
-	// The last queue has no limit.
+	if p.requeue(103.9, active) || c.queue != 0 {
+		t.Errorf("moved at 103.9 (sent %v)", c.sent0)
+	}
+	if !p.requeue(104, active) || c.queue != 1 {
+		t.Errorf("not moved at 104 (sent %v)", c.sent0)
+	}
+	if got := p.crossing(c); got != 194 {
+		t.Errorf("Q1 bound = %v, want 194", got)
+	}
+	// The last queue has no limit; a coflow that sends nothing never crosses.
 	c.queue = 2
-	if got := p.nextCrossing(100, []*coflowState{c}); !math.IsInf(got, 1) {
-		t.Errorf("last queue: nextCrossing = %v, want +Inf", got)
+	if got := p.crossing(c); !math.IsInf(got, 1) {
+		t.Errorf("last queue: bound = %v", got)
+	}
+	c.queue, c.sendRate = 0, 0
+	if got := p.crossing(c); !math.IsInf(got, 1) {
+		t.Errorf("no rate: bound = %v", got)
 	}
 }
 

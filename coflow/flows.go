@@ -28,7 +28,8 @@ type coflowState struct {
 	narrow   int     // min(distinct mapper ports, distinct reducer ports)
 	queue    int     // aalo queue index
 	key      float64 // order key of the current allocation
-	bumped   bool    // aalo: a refill raised its rates (dedupe mark)
+	// Aalo: bytes sent as of sentAt, and the rate they grow at.
+	sent0, sentAt, sendRate float64
 }
 
 // buildFlows turns a trace coflow into network flows: each reducer's bytes

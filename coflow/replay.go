@@ -46,14 +46,13 @@ func Replay(tr *coflowbench.Trace, opt Options) (*Result, error) {
 var afterStep func(r *replayer, t float64)
 
 type replayer struct {
-	opt    Options
-	tr     *coflowbench.Trace
-	net    *network.Network
-	pol    ratePolicy     // nil for fair
-	aalo   *aaloPolicy    // set when pol is aalo
-	refil  *refiller      // nil with Options.IdleFreedBandwidth, fair, or full reallocation per flow
-	bumped []*coflowState // aalo: coflows whose rates a refill raised
-	alloc  *allocator
+	opt   Options
+	tr    *coflowbench.Trace
+	net   *network.Network
+	pol   ratePolicy  // nil for fair
+	aalo  *aaloPolicy // set when pol is aalo
+	refil *refiller   // nil with Options.IdleFreedBandwidth, fair, or full reallocation per flow
+	alloc *allocator
 
 	coflows []*coflowState // by trace index; nil before arrival and after finish
 	active  []*coflowState // arrival order
@@ -133,58 +132,45 @@ func (r *replayer) run() error {
 }
 
 // schedule runs the rate policy after the events at time t and returns the
-// time of its next own event (aalo's next limit crossing, else +Inf).
+// time of its next own event (aalo's next limit crossing bound, else +Inf).
 func (r *replayer) schedule(t float64, arrived bool, polNext float64) float64 {
 	realloc := arrived || r.departed || (r.opt.RescheduleOnFlowCompletion && r.anyDone)
 	if r.refil != nil {
 		if realloc {
 			r.refil.freed = r.refil.freed[:0] // the reallocation covers them
 		} else if len(r.refil.freed) > 0 {
-			polNext = r.refill(t, polNext)
+			r.refil.refill(r.alloc, func(ref flowRef) {
+				f := ref.flow()
+				if r.aalo != nil {
+					// A raised rate can only bring this coflow's crossing forward.
+					r.aalo.rateChanged(ref.c, f.rate, f.next, t)
+					polNext = min(polNext, r.aalo.crossing(ref.c))
+				}
+				r.setRate(t, f)
+			})
 		}
 	}
 	check := t >= polNext
-	if !realloc && !check {
-		return polNext
-	}
-	r.refresh()
-	if r.aalo != nil && r.aalo.requeue(r.active) {
+	if r.aalo != nil && (check || realloc) && r.aalo.requeue(t, r.active) {
 		realloc = true
 	}
 	if realloc {
+		r.refresh()
 		r.pol.allocate(r.alloc, r.active)
 		r.apply(t)
 		r.reallocs++
-		if r.aalo != nil && r.refil != nil {
-			r.refil.sortByQueue()
-		}
-	}
-	if r.aalo != nil {
-		return r.aalo.nextCrossing(t, r.active)
-	}
-	return math.Inf(1)
-}
-
-// refill gives the bandwidth of the flows that just finished to the flows at
-// their ports. Raised rates can only bring aalo's next limit crossing
-// forward, so only the raised coflows' crossings are recomputed.
-func (r *replayer) refill(t, polNext float64) float64 {
-	r.bumped = r.bumped[:0]
-	r.refil.refill(r.alloc, func(ref flowRef) {
-		r.setRate(t, ref.flow())
-		if r.aalo != nil && !ref.c.bumped {
-			ref.c.bumped = true
-			r.bumped = append(r.bumped, ref.c)
-		}
-	})
-	for _, c := range r.bumped {
-		c.bumped = false
-		for i := range c.flows {
-			if f := &c.flows[i]; !f.done {
-				f.rem = r.net.Remaining(f.id)
+		if r.aalo != nil {
+			r.aalo.resync(t, r.active)
+			if r.refil != nil {
+				r.refil.sortByQueue()
 			}
 		}
-		polNext = min(polNext, r.aalo.crossing(t, c))
+	}
+	if r.aalo == nil {
+		return math.Inf(1)
+	}
+	if realloc || check {
+		return r.aalo.nextCrossing(r.active)
 	}
 	return polNext
 }
@@ -220,6 +206,9 @@ func (r *replayer) onDone(c network.Completion) {
 	ci, fi := untag(c.Tag)
 	cs := r.coflows[ci]
 	f := &cs.flows[fi]
+	if r.aalo != nil {
+		r.aalo.rateChanged(cs, f.rate, 0, c.Time)
+	}
 	f.done, f.rem = true, 0
 	r.anyDone = true
 	if r.refil != nil {

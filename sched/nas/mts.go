@@ -14,40 +14,28 @@ type mapCand struct {
 	cost float64 // MapCost = γ·input, γ = 0 node-local, 1 rack-local, 2 remote
 }
 
-// mts is Algorithm 2 for a map request from machine m: users in fairness
-// order; a user with a data-local, shuffle-qualified map launches it and its
-// skip counter resets; a user skipped D^m times may launch a qualified map
-// anywhere (four categories, then MapCost, then the output closest to the
-// space left), else a data-local map, else its smallest-output map; other
-// users are skipped and counted.
-func (s *Scheduler) mts(v *sim.View, m int) *sim.Task {
-	if s.waitingMaps == 0 {
-		return nil
+// mapFor is Algorithm 2 for user u on a request from machine m with avail
+// bytes of shuffle budget left: a data-local, shuffle-qualified map
+// launches and resets the user's skip counter; a user skipped D^m times may
+// launch a qualified map anywhere (four categories, then MapCost, then the
+// output closest to the space left), else a data-local map, else its
+// smallest-output map; otherwise the user is skipped and counted.
+func (s *Scheduler) mapFor(v *sim.View, u *user, m int, avail float64) *sim.Task {
+	best, eligible := s.localQualified(v, u, m, avail)
+	if !eligible {
+		return nil // every waiting map of the user is held: not a skip
 	}
-	avail := s.available(v, m)
-	for _, u := range s.users.order {
-		if u.waitingMaps == 0 {
-			continue
-		}
-		best, eligible := s.localQualified(v, u, m, avail)
-		if !eligible {
-			continue // every waiting map of the user is held: not a skip
-		}
-		if best != nil {
-			u.mapSkip = 0
-			return best
-		}
-		if u.mapSkip >= s.cfg.MapSkips {
-			if t := s.anyQualified(v, u, m, avail); t != nil {
-				return t
-			}
-			if t := s.leastOutput(v, u, m); t != nil {
-				return t
-			}
-			continue
-		}
-		u.mapSkip++
+	if best != nil {
+		u.mapSkip = 0
+		return best
 	}
+	if u.mapSkip >= s.cfg.MapSkips {
+		if t := s.anyQualified(v, u, m, avail); t != nil {
+			return t
+		}
+		return s.leastOutput(v, u, m)
+	}
+	u.mapSkip++
 	return nil
 }
 

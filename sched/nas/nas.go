@@ -30,6 +30,8 @@ type Scheduler struct {
 	hold         bool // CR-RTS asked MTS to hold heavy and medium maps
 
 	waitingMaps, waitingReduces int
+	earlyReducers               int // running reducers of jobs with maps waiting
+	slots                       int // containers in the cluster
 	stats                       Stats
 }
 
@@ -55,6 +57,9 @@ func New(c Config) *Scheduler {
 // Init sizes the per-machine state.
 func (s *Scheduler) Init(v *sim.View) error {
 	s.nodeOut = make([]float64, len(v.Machines()))
+	for _, m := range v.Machines() {
+		s.slots += m.Slots
+	}
 	return nil
 }
 
@@ -73,10 +78,11 @@ func (s *Scheduler) Threshold(v *sim.View, m int) float64 {
 	return s.budget(v, m)
 }
 
-// Offer is Algorithm 1 for a request from machine m: reducers first (the
-// MR application master's priority), by CA-RTS, or by CR-RTS while the
-// cross-rack network is congested; a request reduce scheduling leaves
-// unused goes to MTS.
+// Offer is Algorithm 1 for a request from machine m. Users are visited in
+// fairness order; for each, a request is first a reduce request (an MR
+// application master asks for reducers before maps, baselines.md §0),
+// served by CA-RTS, or by CR-RTS while the cross-rack network is congested,
+// then a map request served by MTS. The first task found is launched.
 func (s *Scheduler) Offer(v *sim.View, m int) *sim.Task {
 	if !s.thresholdSet {
 		s.recompute()
@@ -85,24 +91,23 @@ func (s *Scheduler) Offer(v *sim.View, m int) *sim.Task {
 	if !congested {
 		s.hold = false
 	}
-	if t := s.reduce(v, m, congested); t != nil {
-		return t
-	}
-	return s.mts(v, m)
-}
-
-func (s *Scheduler) reduce(v *sim.View, m int, congested bool) *sim.Task {
-	if s.waitingReduces == 0 {
+	if s.waitingMaps+s.waitingReduces == 0 {
 		return nil
 	}
-	if congested && s.cfg.CRRTS {
-		s.hold = s.cfg.HoldMaps
-		return s.crRTS(v, m)
+	avail := s.available(v, m)
+	for _, u := range s.users.order {
+		if u.waitingReduces > 0 {
+			if t := s.reduceFor(v, u, m, congested); t != nil {
+				return t
+			}
+		}
+		if u.waitingMaps > 0 {
+			if t := s.mapFor(v, u, m, avail); t != nil {
+				return t
+			}
+		}
 	}
-	if s.cfg.CARTS {
-		return s.caRTS(v, m)
-	}
-	return s.fairReduce(m)
+	return nil
 }
 
 // Prediction is what NAS currently believes about active job j: its map

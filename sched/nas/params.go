@@ -28,7 +28,8 @@ type Config struct {
 	CRRTS            bool // CR-RTS during congestion (false: CA-RTS always)
 	HoldMaps         bool // CR-RTS holds heavy and medium maps
 	// ReduceRampup caps a job's reducers at this share of its containers
-	// while it has maps waiting (Hadoop's MR application master).
+	// while it has maps waiting (Hadoop's MR application master), and all
+	// such early reducers at this share of the cluster.
 	ReduceRampup float64
 	// KnownShuffle uses each map's estimated output from the start instead
 	// of the ratio learned from completed maps.
@@ -59,7 +60,7 @@ var paramInfo = []sim.ParamInfo{
 	{Name: "ca_rts", Default: "true", Help: "CA-RTS places reducers (false: MTS-only ablation, reducers in fairness order)"},
 	{Name: "cr_rts", Default: "true", Help: "CR-RTS during congestion (false: MTS + CA-RTS ablation)"},
 	{Name: "hold_maps", Default: "true", Help: "CR-RTS tells MTS to hold shuffle-heavy and -medium maps until congestion clears"},
-	{Name: "reduce_rampup", Default: "0.5", Help: "while a job has maps waiting, its reducers hold at most this share of its containers (MR AM rampup limit)"},
+	{Name: "reduce_rampup", Default: "0.5", Help: "while a job has maps waiting, its reducers hold at most this share of its containers, and all such reducers at most this share of the cluster (MR AM rampup limit, and a stand-in for reduce preemption)"},
 	{Name: "shuffle_size", Default: "learned", Help: "learned (ratio from completed maps, §III-A) or known (each map's estimate from the start)"},
 }
 

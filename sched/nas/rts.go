@@ -67,66 +67,63 @@ func (s *Scheduler) bestReducer(v *sim.View, u *user, m int, congested bool, kee
 	return best
 }
 
-// caRTS is Algorithm 3: the first user in fairness order with a waiting
-// reducer launches its best one by the six categories.
-func (s *Scheduler) caRTS(v *sim.View, m int) *sim.Task {
-	for _, u := range s.users.order {
-		if u.waitingReduces == 0 {
-			continue
-		}
-		if t := s.bestReducer(v, u, m, false, nil); t != nil {
+// reduceFor is reduce scheduling for user u on a request from machine m:
+// CA-RTS (Algorithm 3) while the core is not congested, CR-RTS (Algorithm
+// 4) while it is, or without CA-RTS the user's jobs in arrival order.
+func (s *Scheduler) reduceFor(v *sim.View, u *user, m int, congested bool) *sim.Task {
+	switch {
+	case congested && s.cfg.CRRTS:
+		s.hold = s.cfg.HoldMaps
+		return s.crRTS(v, u, m)
+	case s.cfg.CARTS:
+		t := s.bestReducer(v, u, m, false, nil)
+		if t != nil {
 			s.stats.CARTS++
-			return t
 		}
+		return t
 	}
-	return nil
+	return s.firstReducer(u, m)
 }
 
 func isLight(j *job) bool { return j.class == Light }
 
-// crRTS is Algorithm 4: users in fairness order; below D^r a user launches
-// a reducer of a shuffle-light job (resetting its counter) or is skipped,
-// its heavier jobs' reducers marked delayed; at D^r it launches any reducer,
-// lighter jobs first.
-func (s *Scheduler) crRTS(v *sim.View, m int) *sim.Task {
-	for _, u := range s.users.order {
-		if u.waitingReduces == 0 {
-			continue
-		}
-		if u.reduceSkip < s.cfg.ReduceSkips {
-			if t := s.bestReducer(v, u, m, true, isLight); t != nil {
-				u.reduceSkip = 0
-				s.stats.CRRTS++
-				return t
-			}
-			for _, j := range u.jobs {
-				if j.waitingReduces > 0 && j.class != Light {
-					j.delayed = true
-				}
-			}
-			u.reduceSkip++
-			continue
-		}
-		if t := s.bestReducer(v, u, m, true, nil); t != nil {
+// crRTS is Algorithm 4 for user u: below D^r skips it launches a reducer of
+// a shuffle-light job (resetting its counter) or is skipped, its heavier
+// jobs' reducers marked delayed; at D^r it launches any reducer, lighter
+// jobs first.
+func (s *Scheduler) crRTS(v *sim.View, u *user, m int) *sim.Task {
+	if u.reduceSkip >= s.cfg.ReduceSkips {
+		t := s.bestReducer(v, u, m, true, nil)
+		if t != nil {
 			s.stats.CRRTS++
-			return t
 		}
+		return t
+	}
+	if t := s.bestReducer(v, u, m, true, isLight); t != nil {
+		u.reduceSkip = 0
+		s.stats.CRRTS++
+		return t
+	}
+	skipped := false
+	for _, j := range u.jobs {
+		if j.waitingReduces > 0 && j.class != Light && s.mayStartReducer(j) {
+			j.delayed = true
+			skipped = true
+		}
+	}
+	if skipped {
+		u.reduceSkip++
 	}
 	return nil
 }
 
-// fairReduce is reduce scheduling without CA-RTS (the MTS-only ablation):
-// the first user in fairness order, its jobs in arrival order.
-func (s *Scheduler) fairReduce(m int) *sim.Task {
-	for _, u := range s.users.order {
-		if u.waitingReduces == 0 {
-			continue
-		}
-		for _, j := range u.jobs {
-			if j.waitingReduces > 0 && s.mayStartReducer(j) {
-				if t := reduceTask(j, m); t != nil {
-					return t
-				}
+// firstReducer is reduce scheduling without CA-RTS (the MTS-only
+// ablation): the user's jobs in arrival order.
+func (s *Scheduler) firstReducer(u *user, m int) *sim.Task {
+	for _, j := range u.jobs {
+		if j.waitingReduces > 0 && s.mayStartReducer(j) {
+			if t := reduceTask(j, m); t != nil {
+				return t
 			}
 		}
 	}

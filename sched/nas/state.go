@@ -154,6 +154,9 @@ func (s *Scheduler) started(v *sim.View, j *job, t *sim.Task) {
 		j.u.waitingReduces--
 		s.waitingReduces--
 		j.runReduces++
+		if j.waitingMaps > 0 {
+			s.earlyReducers++
+		}
 		j.rackRed[v.RackOf(m)]++
 		if j.started == 0 && j.nMaps > 0 {
 			s.stats.FirstReduces++
@@ -166,6 +169,9 @@ func (s *Scheduler) started(v *sim.View, j *job, t *sim.Task) {
 	j.u.waitingMaps--
 	s.waitingMaps--
 	j.runMaps++
+	if j.waitingMaps == 0 {
+		s.earlyReducers -= j.runReduces // its reducers no longer wait for unstarted maps
+	}
 	out := s.mapOutput(v, j, t)
 	s.nodeOut[m] += out
 	s.taskOut[t] = out
@@ -183,6 +189,9 @@ func (s *Scheduler) finished(v *sim.View, j *job, t *sim.Task) {
 	s.users.moved(j.u)
 	if !isMap(t.Stage) {
 		j.runReduces--
+		if j.waitingMaps > 0 {
+			s.earlyReducers--
+		}
 		return
 	}
 	j.runMaps--
@@ -200,14 +209,18 @@ func (s *Scheduler) finished(v *sim.View, j *job, t *sim.Task) {
 	}
 }
 
-// mayStartReducer is the MR application master's reduce ramp-up limit
-// (yarn.app.mapreduce.am.job.reduce.rampup.limit, default 0.5), which the
-// engine does not model: while a job has maps waiting, its reducers may
-// hold at most that share of its containers. Without it, reducers that
-// wait for maps can take every slot and the maps never start.
+// mayStartReducer stands in for the MR application master's reduce
+// ramp-up limit and reduce preemption, which the engine does not model.
+// While a job has maps waiting, its reducers may hold at most ReduceRampup
+// of its containers (yarn.app.mapreduce.am.job.reduce.rampup.limit), and
+// such early reducers, across all jobs, at most ReduceRampup of the
+// cluster's containers: reducers that wait for maps cannot take every slot
+// and starve the maps they wait for (Hadoop would preempt them).
 func (s *Scheduler) mayStartReducer(j *job) bool {
 	if j.waitingMaps == 0 {
 		return true
 	}
-	return float64(j.runReduces+1) <= s.cfg.ReduceRampup*float64(j.runMaps+j.runReduces+1)
+	r := s.cfg.ReduceRampup
+	return float64(j.runReduces+1) <= r*float64(j.runMaps+j.runReduces+1) &&
+		float64(s.earlyReducers+1) <= r*float64(s.slots)
 }
