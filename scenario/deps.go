@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"github.com/netsched/netsched/internal/didyoumean"
 	"strings"
 
 	"github.com/goccy/go-yaml"
@@ -83,7 +84,7 @@ func unmarshalDep(n ast.Node) (DepSpec, error) {
 			}
 			d.Pattern = text
 		default:
-			return d, errAt(mv.Key, "unknown key %q%s (expected one of: %s)", k, suggest(k, depKeys), strings.Join(depKeys, ", "))
+			return d, errAt(mv.Key, "unknown key %q%s (expected one of: %s)", k, didyoumean.Suggest(k, depKeys), strings.Join(depKeys, ", "))
 		}
 	}
 	if d.Stage == "" {
@@ -196,7 +197,7 @@ func (s *SchedulerSpec) UnmarshalYAML(n ast.Node) error {
 			}
 			s.Params = p
 		default:
-			return errAt(mv.Key, "unknown key %q%s (expected one of: name, params)", k, suggest(k, []string{"name", "params"}))
+			return errAt(mv.Key, "unknown key %q%s (expected one of: name, params)", k, didyoumean.Suggest(k, []string{"name", "params"}))
 		}
 	}
 	if s.Name == "" {

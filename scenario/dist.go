@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"github.com/netsched/netsched/internal/didyoumean"
 	"strconv"
 	"strings"
 
@@ -108,7 +109,7 @@ func unmarshalDistMap(d *workload.Dist, m *ast.MappingNode, q quantity) error {
 	for _, mv := range m.Values {
 		k := keyString(mv.Key)
 		if !contains(distKeys, k) {
-			return errAt(mv.Key, "unknown key %q%s (expected one of: %s)", k, suggest(k, distKeys), strings.Join(distKeys, ", "))
+			return errAt(mv.Key, "unknown key %q%s (expected one of: %s)", k, didyoumean.Suggest(k, distKeys), strings.Join(distKeys, ", "))
 		}
 		vals[k] = mv.Value
 		order = append(order, k)

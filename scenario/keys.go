@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"github.com/netsched/netsched/internal/didyoumean"
 	"reflect"
 	"strings"
 
@@ -41,7 +42,7 @@ func checkShape(n ast.Node, t reflect.Type, path string) error {
 			k := keyString(mv.Key)
 			f, ok := fields[k]
 			if !ok {
-				return errAt(mv.Key, "unknown key %q%s (expected one of: %s)", k, suggest(k, fieldNames(t)), strings.Join(fieldNames(t), ", "))
+				return errAt(mv.Key, "unknown key %q%s (expected one of: %s)", k, didyoumean.Suggest(k, fieldNames(t)), strings.Join(fieldNames(t), ", "))
 			}
 			if err := checkShape(mv.Value, f.Type, joinKey(path, k)); err != nil {
 				return err
@@ -116,40 +117,6 @@ func yamlName(f reflect.StructField) string {
 		return strings.ToLower(f.Name)
 	}
 	return name
-}
-
-// suggest proposes the closest known key for a likely typo.
-func suggest(k string, known []string) string {
-	best, bestD := "", 3
-	for _, c := range known {
-		if d := editDistance(strings.ToLower(k), c); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf("; did you mean %q?", best)
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // describeType says in words what a Go type accepts in YAML.

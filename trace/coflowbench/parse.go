@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/netsched/netsched/trace"
 	"io"
 	"math"
 	"os"
@@ -11,22 +12,9 @@ import (
 	"strings"
 )
 
-// ParseError is a problem at one place of a trace file. Line is 1-based;
-// Field names the offending field ("ports", "arrival", "mapper 3",
-// "reducer 2 size", ...).
-type ParseError struct {
-	File  string
-	Line  int
-	Field string
-	Msg   string
-}
-
-func (e *ParseError) Error() string {
-	if e.Field == "" {
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
-	}
-	return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Field, e.Msg)
-}
+// ParseError is a problem at one place of a trace file (fields such as
+// "ports", "arrival", "mapper 3", "reducer 2 size").
+type ParseError = trace.ParseError
 
 // ReadFile parses the trace at path; errors name the path.
 func ReadFile(path string) (*Trace, error) {

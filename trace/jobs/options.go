@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"fmt"
+	"github.com/netsched/netsched/internal/didyoumean"
 	"math"
 	"slices"
 	"strconv"
@@ -50,7 +51,7 @@ func (o *Options) unknown() error {
 		if !slices.Contains(o.asked, k) {
 			known := slices.Clone(o.asked)
 			slices.Sort(known)
-			return fmt.Errorf("unknown option %q%s (known: %s)", o.path+k, suggest(k, known), strings.Join(known, ", "))
+			return fmt.Errorf("unknown option %q%s (known: %s)", o.path+k, didyoumean.Suggest(k, known), strings.Join(known, ", "))
 		}
 	}
 	for _, c := range o.children {
@@ -346,40 +347,6 @@ func parseNumber(s string) (float64, error) {
 		return 0, fmt.Errorf("%q is not a number", s)
 	}
 	return v, nil
-}
-
-// suggest proposes the closest known key for a likely typo.
-func suggest(k string, known []string) string {
-	best, bestD := "", 3
-	for _, c := range known {
-		if d := editDistance(k, c); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf("; did you mean %q?", best)
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // Quantity says what the values of a distribution option measure.

@@ -11,27 +11,15 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/netsched/netsched/trace"
 	"io"
 	"strconv"
 	"strings"
 )
 
-// ParseError is a problem at one place of a SWIM file. Line is 1-based;
-// Field names the offending column ("id", "submit", "gap", "input",
-// "shuffle", "output"), or is empty for a whole-line or whole-file problem.
-type ParseError struct {
-	File  string
-	Line  int
-	Field string
-	Msg   string
-}
-
-func (e *ParseError) Error() string {
-	if e.Field == "" {
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
-	}
-	return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Field, e.Msg)
-}
+// ParseError is a problem at one place of a SWIM file (columns "id",
+// "submit", "gap", "input", "shuffle", "output").
+type ParseError = trace.ParseError
 
 // Record is one job line.
 type Record struct {
