@@ -4,12 +4,13 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"github.com/netsched/netsched/trace"
 	"io"
 	"math"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/netsched/netsched/trace"
 )
 
 // ParseError is a problem at one place of a trace file (fields such as
