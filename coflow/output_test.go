@@ -2,6 +2,7 @@ package coflow
 
 import (
 	"encoding/json"
+	"github.com/netsched/netsched/metrics"
 	"strings"
 	"testing"
 )
@@ -52,16 +53,16 @@ func TestStatsNearestRank(t *testing.T) {
 	for i := range xs {
 		xs[i] = float64(100 - i) // 100..1, unsorted
 	}
-	got := stats(xs)
+	got := metrics.Summarize(xs)
 	want := Stats{Count: 100, Mean: 50.5, P50: 50, P95: 95, P99: 99, Max: 100}
 	if got != want {
 		t.Errorf("stats = %+v, want %+v", got, want)
 	}
-	if got := stats(nil); got != (Stats{}) {
-		t.Errorf("stats(nil) = %+v", got)
+	if got := metrics.Summarize(nil); got != (Stats{}) {
+		t.Errorf("metrics.Summarize(nil) = %+v", got)
 	}
-	if got := stats([]float64{3}); got != (Stats{Count: 1, Mean: 3, P50: 3, P95: 3, P99: 3, Max: 3}) {
-		t.Errorf("stats([3]) = %+v", got)
+	if got := metrics.Summarize([]float64{3}); got != (Stats{Count: 1, Mean: 3, P50: 3, P95: 3, P99: 3, Max: 3}) {
+		t.Errorf("metrics.Summarize([3]) = %+v", got)
 	}
 }
 

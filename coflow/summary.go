@@ -2,7 +2,8 @@ package coflow
 
 import (
 	"math"
-	"slices"
+
+	"github.com/netsched/netsched/metrics"
 )
 
 // Record is one coflow's outcome. Times are seconds, sizes bytes.
@@ -23,17 +24,9 @@ func (r *Record) Short() bool { return r.LongestFlow < ShortFlowLimit }
 // Narrow reports whether the coflow has at most NarrowWidth flows.
 func (r *Record) Narrow() bool { return r.Width <= NarrowWidth }
 
-// Stats summarise a set of CCTs. Percentiles use the nearest-rank method
-// (the smallest value with at least p% of the values at or below it). With
-// Count 0 every field is 0.
-type Stats struct {
-	Count int     `json:"count"`
-	Mean  float64 `json:"mean"`
-	P50   float64 `json:"p50"`
-	P95   float64 `json:"p95"`
-	P99   float64 `json:"p99"`
-	Max   float64 `json:"max"`
-}
+// Stats summarise a set of CCTs exactly as job completion times are
+// summarised elsewhere (nearest-rank percentiles; all zero when empty).
+type Stats = metrics.Stats
 
 // Bins are the Varys coflow categories.
 type Bins struct {
@@ -110,27 +103,7 @@ func (r *replayer) result() *Result {
 	if len(r.recs) > 0 {
 		s.Makespan = last - first
 	}
-	s.CCT = stats(all)
-	s.Bins = Bins{stats(bins[0]), stats(bins[1]), stats(bins[2]), stats(bins[3])}
+	s.CCT = metrics.Summarize(all)
+	s.Bins = Bins{metrics.Summarize(bins[0]), metrics.Summarize(bins[1]), metrics.Summarize(bins[2]), metrics.Summarize(bins[3])}
 	return &Result{Coflows: r.recs, Summary: s}
-}
-
-// stats computes the summary of xs (which it sorts).
-func stats(xs []float64) Stats {
-	if len(xs) == 0 {
-		return Stats{}
-	}
-	slices.Sort(xs)
-	var sum float64
-	for _, x := range xs {
-		sum += x
-	}
-	return Stats{Count: len(xs), Mean: sum / float64(len(xs)),
-		P50: rank(xs, 50), P95: rank(xs, 95), P99: rank(xs, 99), Max: xs[len(xs)-1]}
-}
-
-// rank is the nearest-rank p-th percentile of sorted xs.
-func rank(xs []float64, p float64) float64 {
-	k := int(math.Ceil(p / 100 * float64(len(xs))))
-	return xs[min(max(k, 1), len(xs))-1]
 }
