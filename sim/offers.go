@@ -8,7 +8,7 @@ func (e *Engine) markChanged(m int) {
 		e.changedMark[m] = true
 		e.slotChanged = append(e.slotChanged, m)
 	}
-	if e.heartbeats && !e.hbScheduled[m] {
+	if e.heartbeats {
 		e.scheduleHeartbeat(m)
 	}
 }
@@ -18,6 +18,9 @@ func (e *Engine) markChanged(m int) {
 // which keeps a day-long trace from costing a heartbeat per machine-second;
 // the grid keeps their timing as if they had been.
 func (e *Engine) scheduleHeartbeat(m int) {
+	if e.hbScheduled[m] {
+		return // one pending heartbeat per machine
+	}
 	h := e.sc.Heartbeat
 	k := (e.now - e.hbPhase[m]) / h
 	next := e.hbPhase[m] + h*float64(int64(k)+1)
@@ -68,7 +71,7 @@ func (e *Engine) passOnce() (placed bool) {
 	}
 	if arrival && e.heartbeats {
 		for m, mc := range e.machines {
-			if mc.Free > 0 && !e.hbScheduled[m] {
+			if mc.Free > 0 {
 				e.scheduleHeartbeat(m)
 			}
 		}
