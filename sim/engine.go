@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"time"
 
 	"github.com/netsched/netsched/metrics"
 	"github.com/netsched/netsched/network"
@@ -63,6 +64,8 @@ type Engine struct {
 	check     bool
 	err       error
 	stats     runStats
+	// schedTime is wall time spent inside the scheduler (timing.json only).
+	schedTime time.Duration
 }
 
 // flowRec ties a network flow to the task that receives it.

@@ -1,6 +1,9 @@
 package sim
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // markChanged records a slot change on machine m for this instant's pass.
 func (e *Engine) markChanged(m int) {
@@ -39,7 +42,7 @@ func (e *Engine) heartbeat(m int) {
 	}
 	if e.waitingTotal > 0 {
 		e.stats.offers++
-		t := e.sched.Offer(e.view, m)
+		t := e.offer(m)
 		e.checkScheduler()
 		if t != nil && e.err == nil {
 			e.apply(t, m)
@@ -82,7 +85,9 @@ func (e *Engine) passOnce() (placed bool) {
 	}
 	if e.global != nil {
 		e.stats.offers++
+		start := time.Now()
 		placements := e.global.Schedule(e.view, Opportunity{SlotChanged: changed, TaskArrival: arrival})
+		e.schedTime += time.Since(start)
 		if e.checkScheduler(); e.err != nil {
 			return
 		}
@@ -118,7 +123,7 @@ func (e *Engine) passOnce() (placed bool) {
 	for _, m := range order {
 		for e.machines[m].Free > 0 && e.waitingTotal > 0 {
 			e.stats.offers++
-			t := e.sched.Offer(e.view, m)
+			t := e.offer(m)
 			if e.checkScheduler(); t == nil || e.err != nil {
 				break
 			}
@@ -129,6 +134,15 @@ func (e *Engine) passOnce() (placed bool) {
 		}
 	}
 	return
+}
+
+// offer asks the scheduler about machine m, timing the call (timing.json
+// reports scheduler time per decision; it never enters the simulation).
+func (e *Engine) offer(m int) *Task {
+	start := time.Now()
+	t := e.sched.Offer(e.view, m)
+	e.schedTime += time.Since(start)
+	return t
 }
 
 // apply validates and carries out one placement decision.

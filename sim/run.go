@@ -29,7 +29,10 @@ func RunWith(sc *scenario.Scenario, s Scheduler) (*metrics.Result, error) {
 		return nil, err
 	}
 	wall := time.Since(start).Seconds()
-	res.Timing = metrics.Timing{WallSeconds: wall, Decisions: e.stats.decisions}
+	res.Timing = metrics.Timing{WallSeconds: wall, Decisions: e.stats.decisions, SchedulerSeconds: e.schedTime.Seconds()}
+	if e.stats.decisions > 0 {
+		res.Timing.MicrosPerDecision = 1e6 * res.Timing.SchedulerSeconds / float64(e.stats.decisions)
+	}
 	if wall > 0 {
 		res.Timing.EventsPerSecond = float64(e.stats.events) / wall
 	}
