@@ -31,6 +31,11 @@ type CoflowConfig struct {
 	Mappers     string  // "generated": ceil(input/block) maps; "trace": one per listed mapper
 	Pin         string  // "none", "reducers" or "all": pin tasks to their trace ports
 	Ports       string  // "machines": port p -> machine p mod N; "racks": see PortMachine
+	// SmallQueue, when set, puts every coflow of fewer than SmallBelow
+	// shuffle bytes in that queue (PushBox Fig. 9c: small jobs in a FIFO
+	// queue next to a Fair one); the queue label wins over `queues`.
+	SmallQueue string
+	SmallBelow float64
 
 	racks [][]int // machine indices of each rack, for port mapping
 }
@@ -49,6 +54,8 @@ func ParseCoflow(options map[string]any, sc *scenario.Scenario) (CoflowConfig, e
 		Mappers:     o.Choice("mappers", "generated", "generated", "trace"),
 		Pin:         o.Choice("pin", "none", "none", "reducers", "all"),
 		Ports:       o.Choice("ports", "machines", "machines", "racks"),
+		SmallQueue:  o.String("small_queue", ""),
+		SmallBelow:  o.Bytes("small_below", 100e6),
 	}
 	var seed uint64
 	if sc != nil {
@@ -212,6 +219,9 @@ func (s *CoflowSource) Next() (*workload.Job, bool, error) {
 			return nil, false, fmt.Errorf("%s: %v", s.name, err)
 		}
 		s.cfg.Labels.Apply(&j)
+		if s.cfg.SmallQueue != "" && cf.TotalBytes() < s.cfg.SmallBelow {
+			j.Queue = s.cfg.SmallQueue
+		}
 		s.emitted++
 		return &j, true, nil
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/netsched/netsched/scenario"
+	"github.com/netsched/netsched/trace/coflowbench"
 	"github.com/netsched/netsched/workload"
 )
 
@@ -134,7 +135,7 @@ func TestCoflowOptionErrors(t *testing.T) {
 		{map[string]any{"pin": "reducers"}, nil,
 			`option "pin": pinning tasks to trace ports needs a cluster with machines`},
 		{map[string]any{"reducers": 3}, twoRacks(),
-			`unknown option "reducers" (known: block, input_ratio, map_overhead, map_rate, mappers, max_jobs, output_ratio, pin, ports, queues, recurring, reduce_overhead, reduce_rate, seed, size_scale, time_scale, user_assign, users, window_end, window_start)`},
+			`unknown option "reducers" (known: block, input_ratio, map_overhead, map_rate, mappers, max_jobs, output_ratio, pin, ports, queues, recurring, reduce_overhead, reduce_rate, seed, size_scale, small_below, small_queue, time_scale, user_assign, users, window_end, window_start)`},
 		{map[string]any{"mappers": "all"}, twoRacks(),
 			`option "mappers": all is not one of generated, trace`},
 	} {
@@ -165,5 +166,22 @@ func TestCoflowScaleAndWindow(t *testing.T) {
 	}
 	if r := got[0].Stages[1].Tasks[0]; r.Output != 0.775*640*mib || r.Share != 64*mib {
 		t.Errorf("reducer %+v", r)
+	}
+}
+
+// small_queue puts coflows under small_below shuffle bytes in their own
+// queue (PushBox Fig. 9c); the others keep the default queue.
+func TestCoflowSmallQueue(t *testing.T) {
+	tr := &coflowbench.Trace{Ports: 2, Coflows: []coflowbench.Coflow{
+		{ID: "small", Arrival: 0, Mappers: []int{0}, Reducers: []coflowbench.Reducer{{Port: 1, Bytes: 50e6}}},
+		{ID: "large", Arrival: 1, Mappers: []int{0}, Reducers: []coflowbench.Reducer{{Port: 1, Bytes: 150e6}}},
+	}}
+	cfg, err := ParseCoflow(map[string]any{"small_queue": "fifo", "small_below": "100MB"}, twoRacks())
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := drain(t, NewCoflowSource("t", tr, cfg))
+	if jobs[0].Queue != "fifo" || jobs[1].Queue != "" {
+		t.Fatalf("queues %q and %q, want fifo and the default", jobs[0].Queue, jobs[1].Queue)
 	}
 }
