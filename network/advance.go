@@ -105,7 +105,7 @@ func (n *Network) complete(te float64) []Completion {
 			}
 			b.remove(f)
 			b.served += max(rem, 0) // count the flow's full size
-			delete(n.flows, f.id)
+			n.dropFlow(f.id)
 			batch = append(batch, Completion{ID: f.id, Tag: f.tag, Time: te, Size: f.size})
 		}
 		if len(b.flows) == 0 {

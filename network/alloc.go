@@ -67,7 +67,10 @@ func (n *Network) allocate() {
 	for _, d := range n.dirty {
 		if d.class == explicitClass {
 			start = explicitClass
-			n.refreshLoad(d.l, allocEp)
+			if ln := &n.links[d.l]; ln.mark != allocEp { // once per link
+				ln.mark = allocEp
+				n.refreshLoad(d.l, allocEp)
+			}
 			continue
 		}
 		start = min(start, d.class)
@@ -282,12 +285,12 @@ func (n *Network) waterFill(vis uint64) {
 	a := &n.alloc
 	a.capped = a.capped[:0]
 	for _, b := range a.region {
-		if b.key.cap > 0 {
+		if b.capv > 0 {
 			a.capped = append(a.capped, b)
 		}
 	}
 	slices.SortFunc(a.capped, func(x, y *bundle) int {
-		if d := cmp.Compare(x.key.cap, y.key.cap); d != 0 {
+		if d := cmp.Compare(x.capv, y.capv); d != 0 {
 			return d
 		}
 		return cmp.Compare(x.seq, y.seq)
@@ -324,10 +327,10 @@ func (n *Network) waterFill(vis uint64) {
 		if len(q) > 0 {
 			next = q[0].level
 		}
-		if ci < len(a.capped) && a.capped[ci].key.cap <= next {
+		if ci < len(a.capped) && a.capped[ci].capv <= next {
 			b := a.capped[ci]
-			level = max(level, b.key.cap)
-			n.freeze(b, b.key.cap)
+			level = max(level, b.capv)
+			n.freeze(b, b.capv)
 			unfrozen--
 			continue
 		}

@@ -13,9 +13,11 @@ type flow struct {
 	elephant bool
 }
 
-// bundleKey groups flows that always get the same per-flow rate: same
-// endpoints (hence same route), class, cap and explicit rate. Elephants are
-// kept apart from mice because only elephants may take a circuit.
+// bundleKey groups max-min flows that always get the same per-flow rate:
+// same endpoints (hence same route), class and cap. Elephants are kept apart
+// from mice because only elephants may take a circuit. An explicit-rate flow
+// (explicit >= 0) gets a private bundle, not shared and not in
+// Network.bundles, so re-rating it moves nothing.
 type bundleKey struct {
 	src, dst int32
 	elephant bool
@@ -29,8 +31,10 @@ type bundleKey struct {
 // finishing or reading a flow never touches its siblings.
 type bundle struct {
 	// Hot fields first: the allocator reads them for every region bundle.
-	mark    uint64 // allocation pass that put it in the region
-	nr      uint8  // route length
+	mark    uint64  // allocation pass that put it in the region
+	nf      float64 // len(flows), as the allocator's weight
+	capv    float64 // key.cap (hot copy)
+	nr      uint8   // route length
 	frozen  bool
 	changed bool // created, resized or re-routed since the last allocation
 	retired bool
@@ -58,7 +62,7 @@ type bundle struct {
 // links is the bundle's route.
 func (b *bundle) links() []int32 { return b.route[:b.nr] }
 
-func (b *bundle) n() float64 { return float64(len(b.flows)) }
+func (b *bundle) n() float64 { return b.nf }
 
 // advance brings the service clock up to now at the current rate.
 func (b *bundle) advance(now float64) {
@@ -91,6 +95,7 @@ func (b *bundle) push(f *flow) {
 	f.b = b
 	f.hidx = len(b.flows)
 	b.flows = append(b.flows, f)
+	b.nf = float64(len(b.flows))
 	b.up(f.hidx)
 	b.setFirst()
 }
@@ -104,6 +109,7 @@ func (b *bundle) remove(f *flow) {
 	}
 	b.flows[last] = nil
 	b.flows = b.flows[:last]
+	b.nf = float64(last)
 	if i != last {
 		if !b.down(i) {
 			b.up(i)

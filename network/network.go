@@ -12,9 +12,13 @@ type Network struct {
 	links []link
 	now   float64
 
-	flows   map[FlowID]*flow
-	bundles map[bundleKey]*bundle
-	all     []*bundle // the same bundles, in a deterministic order
+	// flows is indexed by FlowID (ids are sequential from 1, never reused):
+	// a lookup is one bounds check; nil for finished or cancelled flows.
+	// It costs one pointer per flow ever started.
+	flows   []*flow
+	nflows  int                   // active flows
+	bundles map[bundleKey]*bundle // max-min bundles; explicit ones are private
+	all     []*bundle             // the same bundles, in a deterministic order
 	lastID  FlowID
 	seq     uint64
 	events  eventHeap
@@ -51,7 +55,7 @@ func New(cfg Config) (*Network, error) {
 	}
 	n := &Network{
 		cfg:     cfg,
-		flows:   make(map[FlowID]*flow),
+		flows:   make([]*flow, 1, 64), // flows[0]: no flow has id 0
 		bundles: make(map[bundleKey]*bundle),
 
 		classCount: make(map[int]int),
@@ -105,7 +109,8 @@ func (n *Network) Start(now float64, f FlowSpec) (FlowID, error) {
 		n.topo.kindOf(int32(f.Src), int32(f.Dst)) != pathIntra
 	fl.key = bundleKey{src: int32(f.Src), dst: int32(f.Dst), elephant: fl.elephant,
 		class: f.Class, cap: f.RateCap, explicit: -1}
-	n.flows[fl.id] = fl
+	n.flows = append(n.flows, fl) // index lastID
+	n.nflows++
 	n.join(fl, fl.key, f.Size)
 	return fl.id, nil
 }
@@ -113,16 +118,30 @@ func (n *Network) Start(now float64, f FlowSpec) (FlowID, error) {
 // Cancel removes an active flow; the bytes it already moved stay counted.
 // Unknown or finished ids are ignored.
 func (n *Network) Cancel(now float64, id FlowID) {
-	fl := n.flows[id]
+	fl := n.flow(id)
 	if fl == nil {
 		return
 	}
 	n.at(now)
-	if fl = n.flows[id]; fl == nil { // finished while time moved
+	if fl = n.flow(id); fl == nil { // finished while time moved
 		return
 	}
 	n.leave(fl)
-	delete(n.flows, id)
+	n.dropFlow(id)
+}
+
+// flow returns the active flow id, or nil.
+func (n *Network) flow(id FlowID) *flow {
+	if id <= 0 || id >= FlowID(len(n.flows)) {
+		return nil
+	}
+	return n.flows[id]
+}
+
+// dropFlow forgets a finished or cancelled flow.
+func (n *Network) dropFlow(id FlowID) {
+	n.flows[id] = nil
+	n.nflows--
 }
 
 // SetClass changes a flow's priority class (negative values are ignored).
@@ -154,8 +173,11 @@ func (n *Network) SetRate(now float64, id FlowID, rate float64) {
 }
 
 // rekey moves a flow to the bundle of its changed key, keeping its progress.
+// An explicit-rate flow has a private bundle: changing its rate only
+// re-rates that bundle, and its class or cap (which do not apply to it) are
+// just recorded.
 func (n *Network) rekey(now float64, id FlowID, change func(*bundleKey)) {
-	fl := n.flows[id]
+	fl := n.flow(id)
 	if fl == nil {
 		return
 	}
@@ -164,8 +186,20 @@ func (n *Network) rekey(now float64, id FlowID, change func(*bundleKey)) {
 	if k == fl.key {
 		return
 	}
+	if k.explicit >= 0 && fl.key.explicit >= 0 && k.explicit == fl.key.explicit {
+		fl.key = k // class or cap of a pinned flow: no rate changes
+		fl.b.key, fl.b.capv = k, k.cap
+		return
+	}
 	n.at(now)
-	if fl = n.flows[id]; fl == nil {
+	if fl = n.flow(id); fl == nil {
+		return
+	}
+	if k.explicit >= 0 && fl.key.explicit >= 0 {
+		b := fl.b
+		b.advance(n.now)
+		fl.key, b.key, b.capv = k, k, k.cap
+		n.markDirty(b)
 		return
 	}
 	rem := n.leave(fl)
@@ -175,7 +209,10 @@ func (n *Network) rekey(now float64, id FlowID, change func(*bundleKey)) {
 
 // join puts fl with rem bytes left into the bundle of key k.
 func (n *Network) join(fl *flow, k bundleKey, rem float64) {
-	b := n.bundles[k]
+	var b *bundle
+	if k.explicit < 0 {
+		b = n.bundles[k]
+	}
 	if b == nil {
 		b = n.newBundle(k)
 	}
@@ -201,7 +238,7 @@ func (n *Network) leave(fl *flow) float64 {
 
 func (n *Network) newBundle(k bundleKey) *bundle {
 	n.seq++
-	b := &bundle{key: k, seq: n.seq, cls: classOf(k), last: n.now, hidx: -1, next: Inf, first: Inf}
+	b := &bundle{key: k, capv: k.cap, seq: n.seq, cls: classOf(k), last: n.now, hidx: -1, next: Inf, first: Inf}
 	b.kind = n.topo.kindOf(k.src, k.dst)
 	if k.elephant && n.ocs.active(n.topo.machines[k.src].Rack, n.topo.machines[k.dst].Rack, n.now) {
 		b.kind = pathOCS
@@ -210,7 +247,9 @@ func (n *Network) newBundle(k bundleKey) *bundle {
 	if k.elephant {
 		n.ocs.addElephant(b)
 	}
-	n.bundles[k] = b
+	if k.explicit < 0 {
+		n.bundles[k] = b
+	}
 	if c := b.class(); c != explicitClass {
 		n.classCount[c]++
 	}
@@ -271,7 +310,9 @@ func (n *Network) retire(b *bundle) {
 	if b.key.elephant {
 		n.ocs.removeElephant(b)
 	}
-	delete(n.bundles, b.key)
+	if b.key.explicit < 0 {
+		delete(n.bundles, b.key)
+	}
 	b.retired = true
 	if c := b.class(); c != explicitClass {
 		if n.classCount[c]--; n.classCount[c] == 0 {
@@ -318,7 +359,7 @@ type dirtyLink struct {
 
 // Remaining is the flow's bytes left at the current time (0 if unknown).
 func (n *Network) Remaining(id FlowID) float64 {
-	fl := n.flows[id]
+	fl := n.flow(id)
 	if fl == nil {
 		return 0
 	}
@@ -328,7 +369,7 @@ func (n *Network) Remaining(id FlowID) float64 {
 
 // Rate is the flow's current rate in bytes/s (0 if unknown).
 func (n *Network) Rate(id FlowID) float64 {
-	fl := n.flows[id]
+	fl := n.flow(id)
 	if fl == nil {
 		return 0
 	}
@@ -337,7 +378,8 @@ func (n *Network) Rate(id FlowID) float64 {
 }
 
 // ActiveFlows is the number of flows started and not yet finished or cancelled.
-func (n *Network) ActiveFlows() int { return len(n.flows) }
+func (n *Network) ActiveFlows() int { return n.nflows }
 
-// ActiveBundles is the number of distinct (route, class, cap, rate) groups.
-func (n *Network) ActiveBundles() int { return len(n.bundles) }
+// ActiveBundles is the number of bundles: distinct (route, class, cap)
+// groups of max-min flows, plus one per explicit-rate flow.
+func (n *Network) ActiveBundles() int { return len(n.all) }
