@@ -16,13 +16,22 @@
 // # How the paper maps onto netsched
 //
 // A node request (Algorithm 1) is an Offer for machine m. Slots are generic
-// containers, so the request type is decided by the work waiting: reducers
-// are asked first (an MR application master requests reducers at a higher
-// priority than maps, shared/design/baselines.md §0), and a request that
-// reduce scheduling leaves unused goes to MTS. A root stage of a job (with
-// or without file input) is a map stage; every other stage is a reduce
-// stage. Skip counters count scheduling opportunities: immediate offers
-// when slots free and the periodic heartbeats NAS asks for.
+// containers, so the request type follows the user being served: users are
+// visited in fairness order (fewest running tasks first) and, as an MR
+// application master asks for reducers before maps (shared/design/
+// baselines.md §0), each user's waiting reducers are tried first (CA-RTS,
+// or CR-RTS when congested), then its maps (MTS, with its skip counter).
+// A root stage of a job (with or without file input) is a map stage; every
+// other stage is a reduce stage. Skip counters count scheduling
+// opportunities: immediate offers when slots free and the periodic
+// heartbeats NAS asks for.
+//
+// The engine models neither the MR application master's reduce ramp-up
+// limit nor reduce preemption, without which reducers that started at
+// slow-start can hold every container while the maps they wait for cannot
+// start. NAS therefore lets a job with maps waiting hold reducers in at
+// most reduce_rampup (0.5) of its containers, and all such early reducers
+// at most that share of the cluster (see mayStartReducer).
 //
 // The network state is the monitor's smoothed cross-rack utilisation
 // (View.Monitor), compared with this scheduler's own congestion_threshold

@@ -80,12 +80,18 @@ func (s *Scheduler) Observe(v *sim.View, e sim.Event) {
 		r := v.RackOf(e.Task.Machine)
 		if !isMap(e.Stage) {
 			j.runReduces++
+			if j.waitingMaps > 0 {
+				s.early++
+			}
 			j.waitingReduces--
 			j.rackRed[r]++
 			return
 		}
 		j.runMaps++
 		j.waitingMaps--
+		if j.waitingMaps == 0 {
+			s.early -= j.runReduces // they no longer wait for unstarted maps
+		}
 		if len(e.Stage.Children) > 0 {
 			out := v.Estimate(e.Task).Output
 			j.rackOut[r] += out
@@ -99,6 +105,9 @@ func (s *Scheduler) Observe(v *sim.View, e sim.Event) {
 			j.runMaps--
 		} else {
 			j.runReduces--
+			if j.waitingMaps > 0 {
+				s.early--
+			}
 		}
 	case sim.JobFinished:
 		j := s.byJob[e.Job]

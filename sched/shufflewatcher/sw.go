@@ -25,6 +25,7 @@ type Scheduler struct {
 	order     jobList // active jobs, fair order
 	byJob     map[*sim.Job]*job
 	slots     int // containers in the cluster
+	early     int // running reducers of jobs with maps waiting
 	deferring bool
 	stats     Stats
 }
@@ -104,7 +105,7 @@ func (s *Scheduler) deferred(v *sim.View, j *job) bool {
 // deferred, or unless m's rack already holds its share of j's reducers and
 // j has not yet been skipped D times.
 func (s *Scheduler) reducer(v *sim.View, j *job, m int) *sim.Task {
-	if j.waitingReduces == 0 || !rampup(j) || s.deferred(v, j) {
+	if j.waitingReduces == 0 || !s.rampup(j) || s.deferred(v, j) {
 		return nil
 	}
 	if r := v.RackOf(m); j.rackRed[r] >= j.reduceShare(r) && j.reduceSkips < s.cfg.Skips {
@@ -214,9 +215,14 @@ func (s *Scheduler) rackSet(v *sim.View, j *job) []bool {
 	return j.rackSet
 }
 
-// rampup is the MR application master's reduce ramp-up limit (0.5), which
-// the engine does not model: while maps wait, reducers hold at most half of
-// the job's containers, so reducers waiting for maps cannot take every slot.
-func rampup(j *job) bool {
-	return j.waitingMaps == 0 || 2*(j.runReduces+1) <= j.runMaps+j.runReduces+1
+// rampup stands in for the MR application master's reduce ramp-up limit
+// (0.5) and reduce preemption, which the engine does not model: while a
+// job has maps waiting, its reducers hold at most half of its containers,
+// and such early reducers at most half of the cluster, so reducers waiting
+// for maps cannot take every slot (the same rule as nas).
+func (s *Scheduler) rampup(j *job) bool {
+	if j.waitingMaps == 0 {
+		return true
+	}
+	return 2*(j.runReduces+1) <= j.runMaps+j.runReduces+1 && 2*(s.early+1) <= s.slots
 }
