@@ -1,0 +1,41 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Two cells of a sweep (fair and nas) with the same run files: nas's class
+// throughputs divided by fair's are 1, and the cluster is read from the
+// cells' scenarios (2 machines: a task on machine 2 would be an error).
+func TestRunTable(t *testing.T) {
+	dir := t.TempDir()
+	jobs := "job_id,arrival,finish,jct,shuffle_bytes\nA,0,20,20,200000000\nB,0,10,10,0\n"
+	tasks := "job_id,stage,index,machine,start,finish,output_bytes\nA,map,0,0,0,10,100000000\nA,map,1,1,0,10,100000000\nA,reduce,0,1,10,20,0\nB,map,0,1,0,10,0\n"
+	var lines []string
+	for _, c := range []struct{ id, sched string }{{"c1", "fair"}, {"c2", "nas"}} {
+		d := filepath.Join(dir, "cells", c.id)
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(d, "jobs.csv"), []byte(jobs), 0o644)
+		os.WriteFile(filepath.Join(d, "tasks.csv"), []byte(tasks), 0o644)
+		lines = append(lines, `{"index":0,"id":"`+c.id+`","params":{},"scheduler":"`+c.sched+`","seed":1,"scenario":{"cluster":{"racks":1,"machines_per_rack":2,"slots_per_machine":1}}}`)
+	}
+	os.WriteFile(filepath.Join(dir, "cells.jsonl"), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	var out strings.Builder
+	if err := run(&out, dir, "1MB", "100MB", 5, "fair"); err != nil {
+		t.Fatal(err)
+	}
+	// A's reducer saw both maps done: 3d = 1. Light (B) and heavy (A) have
+	// one job each, medium none.
+	want := "| nas |  seed=1 | 2 | 1.000 |"
+	if !strings.Contains(out.String(), want) || !strings.Contains(out.String(), "1.000 / - / 1.000") {
+		t.Fatalf("table:\n%s\nwant a row starting %q with throughput ratios 1.000 / - / 1.000", out.String(), want)
+	}
+	if err := run(&out, dir, "lots", "100MB", 5, "fair"); err == nil || !strings.Contains(err.Error(), "-light") {
+		t.Fatalf("bad -light accepted: %v", err)
+	}
+}
