@@ -48,6 +48,10 @@ type Timing struct {
 	Decisions         int     `json:"decisions"`
 	MicrosPerDecision float64 `json:"micros_per_decision"`
 	EventsPerSecond   float64 `json:"events_per_second"`
+	// Network allocator cost: rate recomputations and the mean number of
+	// bundles (flows with one route and rate) each one covered.
+	Allocations          int64   `json:"network_allocations"`
+	BundlesPerAllocation float64 `json:"bundles_per_allocation"`
 }
 
 // TimelineRow is one monitor sample in timeline.csv.

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/netsched/netsched/metrics"
+	"github.com/netsched/netsched/network"
 	"github.com/netsched/netsched/scenario"
 )
 
@@ -35,6 +36,10 @@ func RunWith(sc *scenario.Scenario, s Scheduler) (*metrics.Result, error) {
 	}
 	if wall > 0 {
 		res.Timing.EventsPerSecond = float64(e.stats.events) / wall
+	}
+	if nw, ok := e.net.(*network.Network); ok && nw.Allocations > 0 {
+		res.Timing.Allocations = nw.Allocations
+		res.Timing.BundlesPerAllocation = float64(nw.AllocatedBundles) / float64(nw.Allocations)
 	}
 	return res, nil
 }
