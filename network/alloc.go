@@ -134,7 +134,7 @@ func (n *Network) pass(c int, allocEp uint64) {
 	// carries: higher classes (already final) and class-c bundles below cut.
 	n.epoch++
 	vis := n.epoch
-	a.region, a.queue = a.region[:0], a.queue[:0]
+	a.region, a.queue, a.capped = a.region[:0], a.queue[:0], a.capped[:0]
 	for _, l := range a.seeds {
 		n.links[l].mark = vis
 		a.queue = append(a.queue, l)
@@ -170,9 +170,6 @@ func (n *Network) pass(c int, allocEp uint64) {
 	}
 	n.AllocatedBundles += int64(len(a.region))
 	n.waterFill(vis)
-	for _, b := range a.region {
-		n.setRate(b, b.newRate)
-	}
 	for _, l := range a.queue {
 		ln := &n.links[l]
 		n.setLoad(l, ln.rest+ln.frozen, allocEp)
@@ -185,6 +182,9 @@ func (n *Network) enqueue(b *bundle, vis uint64) {
 	b.mark = vis
 	b.frozen = false
 	a.region = append(a.region, b)
+	if b.capv > 0 {
+		a.capped = append(a.capped, b)
+	}
 	for k, l := range b.links() {
 		ln := &n.links[l]
 		e := &ln.ents[b.pos[k]]
@@ -283,12 +283,6 @@ func (n *Network) divergence(l int32, c int, bound float64) float64 {
 // keys are refreshed lazily when they reach the top.
 func (n *Network) waterFill(vis uint64) {
 	a := &n.alloc
-	a.capped = a.capped[:0]
-	for _, b := range a.region {
-		if b.capv > 0 {
-			a.capped = append(a.capped, b)
-		}
-	}
 	slices.SortFunc(a.capped, func(x, y *bundle) int {
 		if d := cmp.Compare(x.capv, y.capv); d != 0 {
 			return d
@@ -350,9 +344,10 @@ func (n *Network) waterFill(vis uint64) {
 	a.lh = q[:0]
 }
 
+// freeze fixes b's rate for the rest of the fill and installs it at once: a
+// frozen rate is final, and installing it here saves another visit to b.
 func (n *Network) freeze(b *bundle, rate float64) {
 	b.frozen = true
-	b.newRate = rate
 	w := b.n()
 	for k, l := range b.links() {
 		ln := &n.links[l]
@@ -360,6 +355,7 @@ func (n *Network) freeze(b *bundle, rate float64) {
 		ln.weight -= w
 		ln.ents[b.pos[k]].frozen = true
 	}
+	n.setRate(b, rate)
 }
 
 // setRate installs a bundle's rate at the current time and reschedules its

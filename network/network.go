@@ -264,7 +264,7 @@ func (n *Network) setRoute(b *bundle) {
 	for k, l := range b.links() {
 		ln := &n.links[l]
 		b.pos[k] = int32(len(ln.ents))
-		ln.ents = append(ln.ents, linkEnt{b: b, cls: int32(b.cls)})
+		ln.ents = append(ln.ents, linkEnt{b: b, cls: b.cls})
 	}
 	n.syncEnts(b)
 }
