@@ -118,11 +118,15 @@ func (in Input) resolve() (*scenario.Scenario, error) {
 // Inspect opens the input and summarises it; a coflow-benchmark trace
 // also gets its coflow statistics.
 func Inspect(in Input) (*Stats, error) {
-	src, err := in.Open()
+	sc, err := in.resolve()
 	if err != nil {
 		return nil, err
 	}
-	st, err := Collect(src)
+	src, err := sc.OpenWorkload()
+	if err != nil {
+		return nil, err
+	}
+	st, err := CollectOn(src, len(sc.Machines))
 	if err != nil {
 		return nil, err
 	}

@@ -59,6 +59,13 @@ type Stats struct {
 	TotalOutput    float64 `json:"total_output_bytes"`
 	TotalDependent float64 `json:"total_dependent_bytes"`
 	TotalTasks     int64   `json:"total_tasks"`
+	// MaxTransfers bounds the network transfers between stages: a child
+	// task fetches from each machine that holds parent output, so an edge
+	// costs child tasks x min(parent tasks, machines) (child tasks for
+	// one-to-one). It is what a flow-level run pays for, a cost estimate
+	// before running; Machines is 0 when no cluster was given.
+	MaxTransfers int64 `json:"max_transfers"`
+	Machines     int   `json:"machines,omitempty"`
 
 	Input   Percentiles `json:"input_bytes"`
 	Shuffle Percentiles `json:"shuffle_bytes"`
@@ -109,9 +116,13 @@ func classify(bins []bin, v float64) int {
 
 // Collect reads src to the end and summarises it. Jobs must be valid;
 // dependent jobs' inputs are their parents' expected outputs.
-func Collect(src workload.Source) (*Stats, error) {
+func Collect(src workload.Source) (*Stats, error) { return CollectOn(src, 0) }
+
+// CollectOn is Collect for a cluster of machines (0: unknown, so every
+// parent task counts as its own machine in MaxTransfers).
+func CollectOn(src workload.Source, machines int) (*Stats, error) {
 	var (
-		st                                   Stats
+		st                                   = Stats{Machines: machines}
 		in, sh, out, tasks, maps, reds, stgs []float64
 		sizeN, inN, shN                      = make([]int, len(sizeBins)), make([]int, len(inputBins)), make([]int, len(shuffleBins))
 		labels                               = map[string]int{}
@@ -163,6 +174,7 @@ func Collect(src workload.Source) (*Stats, error) {
 			}
 		}
 		st.TotalTasks += int64(nt)
+		st.MaxTransfers += maxTransfers(j, machines)
 		tasks, maps, reds = append(tasks, float64(nt)), append(maps, float64(nm)), append(reds, float64(nr))
 		stgs = append(stgs, float64(len(j.Stages)))
 		if !edges {
@@ -207,6 +219,30 @@ func Collect(src workload.Source) (*Stats, error) {
 		st.Labels = append(st.Labels, Share{Name: k, Jobs: labels[k], Fraction: float64(labels[k]) / n})
 	}
 	return &st, nil
+}
+
+// maxTransfers is the bound of Stats.MaxTransfers for one job.
+func maxTransfers(j *workload.Job, machines int) int64 {
+	tasks := make(map[string]int64, len(j.Stages))
+	for i := range j.Stages {
+		tasks[j.Stages[i].ID] = int64(j.Stages[i].TotalTasks())
+	}
+	var n int64
+	for i := range j.Stages {
+		child := int64(j.Stages[i].TotalTasks())
+		for _, d := range j.Stages[i].After {
+			if d.Pattern == workload.OneToOne {
+				n += child
+				continue
+			}
+			sources := tasks[d.Stage]
+			if machines > 0 {
+				sources = min(sources, int64(machines))
+			}
+			n += child * sources
+		}
+	}
+	return n
 }
 
 func shares(bins []bin, counts []int, n int) []Share {

@@ -78,14 +78,16 @@ func TestCollect(t *testing.T) {
 		Jobs: 3, FirstArrival: 0, LastArrival: 8, Span: 8, Rate: 3.0 / 8, MeanGap: 4,
 		// d reads tez's 413 output bytes and writes them (a leaf: output).
 		TotalInput: 410 + 60<<20, TotalShuffle: 409, TotalOutput: 413 + 3 + 413, TotalDependent: 413, TotalTasks: 4 + 1 + 2 + 2 + 4 + 3 + 1,
-		Input:   Percentiles{0, 410, 60 << 20, 60 << 20, 60 << 20},
-		Shuffle: Percentiles{0, 0, 409, 409, 409},
-		Output:  Percentiles{3, 413, 413, 413, 413},
-		Tasks:   Percentiles{1, 3, 13, 13, 13},
-		Maps:    Percentiles{1, 3, 5, 5, 5},
-		Reduces: Percentiles{0, 0, 8, 8, 8},
-		Stages:  Percentiles{1, 1, 5, 5, 5},
-		MapOnly: 2.0 / 3, Dependent: 1.0 / 3, Recurring: 1.0 / 3, Users: 2, Queues: 2,
+		// tez's edges: join 2 x (4 scan + 1 dim), post 2 (one-to-one), skew 4 x 4.
+		MaxTransfers: 2*(4+1) + 2 + 4*4,
+		Input:        Percentiles{0, 410, 60 << 20, 60 << 20, 60 << 20},
+		Shuffle:      Percentiles{0, 0, 409, 409, 409},
+		Output:       Percentiles{3, 413, 413, 413, 413},
+		Tasks:        Percentiles{1, 3, 13, 13, 13},
+		Maps:         Percentiles{1, 3, 5, 5, 5},
+		Reduces:      Percentiles{0, 0, 8, 8, 8},
+		Stages:       Percentiles{1, 1, 5, 5, 5},
+		MapOnly:      2.0 / 3, Dependent: 1.0 / 3, Recurring: 1.0 / 3, Users: 2, Queues: 2,
 		SizeClasses:  []Share{{"small (<1GiB)", 3, 1}, {"medium (1-100GiB)", 0, 0}, {"large (>=100GiB)", 0, 0}},
 		InputClasses: []Share{{"small-input (<10MiB)", 2, 2.0 / 3}, {"large-input (>=10MiB)", 1, 1.0 / 3}},
 		ShuffleClasses: []Share{{"shuffle-light (<1MiB)", 3, 1}, {"shuffle-medium (1-100MiB)", 0, 0},
@@ -123,11 +125,35 @@ tasks             1    2           33          33          33          43
 root-stage tasks  1    2           9           9           9
 other tasks       0    1           24          24          24
 stages            1    2           2           2           2
+stage transfers   at most 223 (one machine per parent task)
 
 size classes   small (<1GiB) 80.00%, medium (1-100GiB) 20.00%, large (>=100GiB) 0.00%
 input (NAS)    small-input (<10MiB) 40.00%, large-input (>=10MiB) 60.00%
 shuffle (NAS)  shuffle-light (<1MiB) 60.00%, shuffle-medium (1-100MiB) 20.00%, shuffle-heavy (>100MiB) 20.00%
 `
+
+// The transfer bound by hand: job2 has 3 maps and 2 reduces (6), job3 1
+// and 1 (1), job4 9 and 24 (216 with a machine per map, 24 x 4 = 96 on
+// 4 machines); map-only jobs transfer nothing.
+func TestMaxTransfers(t *testing.T) {
+	for _, c := range []struct {
+		machines int
+		want     int64
+	}{{0, 223}, {4, 103}, {100, 223}} {
+		in := Input{Path: "testdata/small.tsv"}
+		src, err := in.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := CollectOn(src, c.machines)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.MaxTransfers != c.want {
+			t.Errorf("%d machines: %d transfers, want %d", c.machines, st.MaxTransfers, c.want)
+		}
+	}
+}
 
 func TestInspectTable(t *testing.T) {
 	st, err := Inspect(Input{Path: "testdata/small.tsv"})

@@ -32,6 +32,11 @@ func (s *Stats) WriteTable(w io.Writer) error {
 		countRow(p, "root-stage tasks", s.Maps, "")
 		countRow(p, "other tasks", s.Reduces, "")
 		countRow(p, "stages", s.Stages, "")
+		where := "(one machine per parent task)"
+		if s.Machines > 0 {
+			where = fmt.Sprintf("(on %d machines)", s.Machines)
+		}
+		p("stage transfers	at most %d %s", s.MaxTransfers, where)
 		if s.TotalDependent > 0 {
 			p("dependent bytes total\t%s", units.FormatBytes(s.TotalDependent))
 		}
