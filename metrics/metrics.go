@@ -27,6 +27,10 @@ type JobRecord struct {
 	LocalMaps    int // file-reading tasks that ran node-local
 	FileTasks    int // file-reading tasks
 	Class        string
+	// MapProgress is the share of the job's root-stage tasks (maps)
+	// finished when its first task of a stage with parents (a reducer)
+	// started (architecture §3, NAS Fig. 3d); -1 for a job without one.
+	MapProgress float64
 }
 
 // TaskRecord is one finished task (a row of tasks.csv).

@@ -25,7 +25,8 @@ type Summary struct {
 	Makespan        float64        `json:"makespan"`
 	Throughput      float64        `json:"throughput"` // jobs per second of makespan
 	Bytes           Bytes          `json:"bytes"`
-	NodeLocality    float64        `json:"node_locality"` // share of file-reading tasks that ran node-local
+	NodeLocality    float64        `json:"node_locality"`                // share of file-reading tasks that ran node-local
+	MapProgress     float64        `json:"map_progress_at_first_reduce"` // mean JobRecord.MapProgress of the jobs with reducers; 0 without
 	Decisions       int            `json:"decisions"`
 	Offers          int            `json:"offers"`
 	Events          int            `json:"events"`
@@ -102,14 +103,19 @@ func F(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // JobsHeader is the column list of jobs.csv.
 var JobsHeader = []string{"job_id", "user", "queue", "arrival", "start", "finish", "jct", "tasks",
-	"input_bytes", "shuffle_bytes", "dependent_bytes", "cross_rack_bytes", "output_bytes", "node_local_tasks", "file_tasks", "class"}
+	"input_bytes", "shuffle_bytes", "dependent_bytes", "cross_rack_bytes", "output_bytes", "node_local_tasks", "file_tasks", "class",
+	"map_progress_at_first_reduce"}
 
 func (r *Result) jobsCSV() []byte {
 	rows := [][]string{JobsHeader}
 	for _, j := range r.Jobs {
+		progress := "" // a job without reducers has none
+		if j.MapProgress >= 0 {
+			progress = F(j.MapProgress)
+		}
 		rows = append(rows, []string{j.ID, j.User, j.Queue, F(j.Arrival), F(j.Start), F(j.Finish), F(j.JCT),
 			strconv.Itoa(j.Tasks), F(j.InputBytes), F(j.ShuffleBytes), F(j.DepBytes), F(j.CrossRack), F(j.OutputBytes),
-			strconv.Itoa(j.LocalMaps), strconv.Itoa(j.FileTasks), j.Class})
+			strconv.Itoa(j.LocalMaps), strconv.Itoa(j.FileTasks), j.Class, progress})
 	}
 	return csvBytes(rows)
 }

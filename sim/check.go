@@ -6,6 +6,7 @@ import "github.com/netsched/netsched/workload"
 // (scenario `engine: {check: true}`; tests run with it on). The first
 // violation stops the run with the instant that broke it.
 func (e *Engine) checkInvariants() {
+	held, computing := 0, 0
 	for _, m := range e.machines {
 		busy := 0
 		inInput := 0
@@ -27,6 +28,8 @@ func (e *Engine) checkInvariants() {
 			e.fail("check: machine %d counts %d input-phase tasks, has %d", m.ID, m.InputPhase, inInput)
 			return
 		}
+		held += busy
+		computing += busy - inInput
 		for _, t := range m.Running {
 			if !t.Stage.Ready {
 				e.fail("check: %s runs before its stage is ready", t)
@@ -39,6 +42,10 @@ func (e *Engine) checkInvariants() {
 				}
 			}
 		}
+	}
+	if held != e.held || computing != e.computing {
+		e.fail("check: the engine counts %d held slots and %d computing tasks, the machines have %d and %d", e.held, e.computing, held, computing)
+		return
 	}
 	links, load := e.net.Links(), e.net.LinkLoad()
 	for i, l := range links {

@@ -57,6 +57,25 @@ func (c *collector) transfer(t *Task, s source, rackOf []int) {
 	}
 }
 
+// started records the map progress at the first reduce (architecture §3,
+// NAS Fig. 3d) when a job's first task of a stage with parents (a reducer)
+// takes a slot: the share of its root-stage tasks (maps) finished by then.
+// §3 names no stage for a job with several roots: all of them are its maps.
+func (c *collector) started(t *Task) {
+	j := t.Job()
+	if len(t.Stage.Parents) == 0 || j.mapProgress >= 0 {
+		return
+	}
+	done, total := 0, 0
+	for _, st := range j.Stages {
+		if len(st.Parents) == 0 {
+			done += st.Finished
+			total += len(st.Tasks)
+		}
+	}
+	j.mapProgress = float64(done) / float64(total)
+}
+
 func (c *collector) task(t *Task, rackOf []int) {
 	c.nTasks++
 	if c.tasks == nil {
@@ -74,7 +93,8 @@ func (c *collector) job(j *Job) {
 	c.lastFin = max(c.lastFin, j.Finish)
 	c.jobs = append(c.jobs, metrics.JobRecord{ID: j.ID, User: j.User, Queue: j.Queue, Arrival: j.Arrival, Start: j.Start,
 		Finish: j.Finish, JCT: j.Finish - j.Arrival, Tasks: j.TasksTotal, InputBytes: j.bytesIn, ShuffleBytes: j.bytesShuffle,
-		DepBytes: j.bytesDep, CrossRack: j.bytesCross, OutputBytes: j.bytesOut, LocalMaps: j.localMaps, FileTasks: j.dfsMaps, Class: j.Class})
+		DepBytes: j.bytesDep, CrossRack: j.bytesCross, OutputBytes: j.bytesOut, LocalMaps: j.localMaps, FileTasks: j.dfsMaps, Class: j.Class,
+		MapProgress: j.mapProgress})
 }
 
 func (c *collector) sample(s network.Sample) {
@@ -102,12 +122,17 @@ func (c *collector) result(e *Engine) *metrics.Result {
 	var jcts []float64
 	bins := map[string][]float64{}
 	local, files := 0, 0
+	progress, reducing := 0.0, 0
 	for _, j := range c.jobs {
 		jcts = append(jcts, j.JCT)
 		b := metrics.SizeBin(j.InputBytes + j.ShuffleBytes + j.DepBytes)
 		bins[b] = append(bins[b], j.JCT)
 		local += j.LocalMaps
 		files += j.FileTasks
+		if j.MapProgress >= 0 {
+			progress += j.MapProgress
+			reducing++
+		}
 	}
 	s := metrics.Summary{Version: Version, Scenario: c.sc.File, Seed: c.sc.Seed, Scheduler: c.sc.Scheduler.Name,
 		SchedulerParams: c.sc.Scheduler.Params, Jobs: len(c.jobs), Tasks: c.nTasks, JCT: metrics.Summarize(jcts),
@@ -126,6 +151,9 @@ func (c *collector) result(e *Engine) *metrics.Result {
 	}
 	if files > 0 {
 		s.NodeLocality = float64(local) / float64(files)
+	}
+	if reducing > 0 {
+		s.MapProgress = progress / float64(reducing)
 	}
 	s.Bytes = metrics.Bytes{Input: c.moved[kindInput], Shuffle: c.moved[kindShuffle], Dependent: c.moved[kindDependent]}
 	s.Bytes.Total = s.Bytes.Input.Add(s.Bytes.Shuffle).Add(s.Bytes.Dependent)

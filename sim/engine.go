@@ -57,6 +57,10 @@ type Engine struct {
 	hbScheduled  []bool
 	hbPhase      []float64
 	waitingTotal int
+	// Slots in the cluster, slots held, and tasks in their compute phase,
+	// kept as tasks move so that telling progress from a deadlock is O(1)
+	// per instant.
+	slots, held, computing int
 
 	rng       *rand.Rand // DFS placement and heartbeat phases
 	knowledge *knowledge
@@ -90,6 +94,7 @@ func New(sc *scenario.Scenario, s Scheduler) (*Engine, error) {
 	for i, m := range sc.Machines {
 		e.machines = append(e.machines, &Machine{ID: i, Rack: m.Rack, Slots: m.Slots, Free: m.Slots, NIC: m.NIC})
 		e.rackOf = append(e.rackOf, m.Rack)
+		e.slots += m.Slots
 	}
 	e.changedMark = make([]bool, len(e.machines))
 	e.hbScheduled = make([]bool, len(e.machines))
@@ -168,12 +173,16 @@ func (e *Engine) Run() (*metrics.Result, error) {
 		if e.check {
 			e.checkInvariants()
 		}
-		// A run whose work can never progress (a scheduler that keeps
-		// declining, with nothing running) would otherwise spin on monitor
-		// samples and heartbeats forever. No scheduler has a reason to keep
-		// an idle cluster idle for a simulated day.
+		// A run whose work can never progress would otherwise spin on
+		// monitor samples, ticks and heartbeats forever. When every slot is
+		// held and nothing moves, no slot can ever free: a deadlock, known
+		// at once. With free slots the scheduler may still change its mind,
+		// but none has a reason to keep an idle cluster idle for a
+		// simulated day.
 		if e.busy() {
 			idleSince = t
+		} else if e.held > 0 && e.held == e.slots {
+			return nil, e.deadlocked()
 		} else if t-idleSince > stallAfter {
 			return nil, e.stalled()
 		}
@@ -184,22 +193,26 @@ func (e *Engine) Run() (*metrics.Result, error) {
 	return e.metrics.result(e), nil
 }
 
-// busy reports whether something can still make progress by itself.
+// busy reports whether something can still make progress by itself: a flow
+// or a compute phase. A task in its input phase without a flow waits for
+// parent tasks that have not finished, so the slot it holds is no progress.
 func (e *Engine) busy() bool {
-	if e.net.ActiveFlows() > 0 {
-		return true
-	}
-	for _, m := range e.machines {
-		if m.Free < m.Slots {
-			return true
-		}
-	}
-	return e.waitingTotal == 0 // only future arrivals or blocked jobs remain
+	// With nothing waiting, only future arrivals or blocked jobs remain.
+	return e.net.ActiveFlows() > 0 || e.computing > 0 || e.waitingTotal == 0
 }
 
 func (e *Engine) stalled() error {
-	return fmt.Errorf("simulation stalled at t=%gs: %d job(s) unfinished, %d waiting task(s), nothing running; scheduler %T never placed them",
+	return fmt.Errorf("simulation stalled at t=%gs: %d job(s) unfinished, %d waiting task(s), nothing computing or fetching; scheduler %T never placed them",
 		e.now, e.unfinished, e.waitingTotal, e.sched)
+}
+
+// deadlocked is the error of a run whose slots are all held by tasks in
+// their input phase (reducers) waiting for parent tasks (maps) that need a
+// slot. Only a finishing compute phase frees a slot; arrivals, job
+// releases, heartbeats and ticks only add waiting tasks and offers.
+func (e *Engine) deadlocked() error {
+	return fmt.Errorf("simulation deadlocked at t=%gs: every slot is held by reducers waiting for maps that cannot start (%d of %d slot(s) held by tasks in their input phase waiting for parent outputs, %d waiting task(s), %d job(s) unfinished); scheduler %T placed them before their maps",
+		e.now, e.held, e.slots, e.waitingTotal, e.unfinished, e.sched)
 }
 
 // checkScheduler stops the run if the scheduler reported an error.

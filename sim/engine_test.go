@@ -260,3 +260,43 @@ scheduler: fifo
 		t.Fatalf("got %v, want an invalid-decision error naming the scheduler", err)
 	}
 }
+
+// Map progress at the first reduce (NAS Fig. 3d). A: four 1s maps on
+// machine 0's one slot and slow-start 0.5: the reducer (machine 1) starts
+// at t=2, when 2 of 4 maps are done: 0.5. B (at 100s): barrier, both maps
+// done: 1. C has one stage: no value (an empty jobs.csv cell) and no weight
+// in the summary's mean, 0.75.
+func TestMapProgressAtFirstReduce(t *testing.T) {
+	doc := strings.Replace(slowStartBase, "AFTER", "[{stage: map, slowstart: 0.5}]", 1)
+	r := run(t, strings.Replace(doc, "scheduler:", `    - id: B
+      arrival: 100s
+      stages:
+        - {id: map, tasks: [{compute: 1s, output: 1MB, pin: 0}, {compute: 1s, output: 1MB, pin: 0}]}
+        - {id: reduce, after: map, tasks: [{compute: 1s, pin: 1}]}
+    - {id: C, arrival: 200s, stages: [{id: s, tasks: [{compute: 1s}]}]}
+scheduler:`, 1))
+	got := map[string]float64{}
+	for _, j := range r.Jobs {
+		got[j.ID] = j.MapProgress
+	}
+	if got["A"] != 0.5 || got["B"] != 1 || got["C"] != -1 {
+		t.Fatalf("map progress %v, want A 0.5, B 1, C -1 (none)", got)
+	}
+	if s := r.Summary.MapProgress; s != 0.75 {
+		t.Fatalf("summary map progress %v, want 0.75", s)
+	}
+	files, err := r.Files()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if f.Name != "jobs.csv" {
+			continue
+		}
+		rows := strings.Split(strings.TrimSpace(string(f.Data)), "\n")
+		if len(rows) != 4 || !strings.HasSuffix(rows[0], ",map_progress_at_first_reduce") ||
+			!strings.HasSuffix(rows[1], ",0.5") || !strings.HasSuffix(rows[2], ",1") || !strings.HasSuffix(rows[3], ",") {
+			t.Fatalf("jobs.csv:\n%s\nwant a last column map_progress_at_first_reduce: 0.5, 1, empty", f.Data)
+		}
+	}
+}

@@ -115,6 +115,7 @@ func (e *Engine) inputDone(t *Task) {
 	t.fetch = nil
 	m := e.machines[t.Machine]
 	m.InputPhase--
+	e.computing++
 	e.markChanged(t.Machine)
 	e.events.push(event{time: e.now + t.computeTime, kind: evComputeDone, task: t})
 	e.observe(Event{Kind: InputDone, Job: t.Job(), Stage: t.Stage, Task: t})
@@ -128,6 +129,8 @@ func (e *Engine) finishTask(t *Task) {
 	st, j := t.Stage, t.Job()
 	m := e.machines[t.Machine]
 	m.Free++
+	e.held--
+	e.computing--
 	for i, r := range m.Running {
 		if r == t {
 			m.Running = append(m.Running[:i], m.Running[i+1:]...)

@@ -39,7 +39,8 @@ func (e *Engine) arrive() {
 // and the replicas of file inputs.
 func (e *Engine) materialize(spec *workload.Job) *Job {
 	j := &Job{ID: spec.ID, Seq: e.nextSeq, User: orDefault(spec.User), Queue: orDefault(spec.Queue),
-		Arrival: spec.Arrival, Start: -1, Finish: -1, Spec: spec, Recurring: spec.Recurring, Class: spec.Class}
+		Arrival: spec.Arrival, Start: -1, Finish: -1, Spec: spec, Recurring: spec.Recurring, Class: spec.Class,
+		mapProgress: -1}
 	e.nextSeq++
 	for _, pid := range spec.After {
 		out := e.outputs[pid]
@@ -281,6 +282,7 @@ func (e *Engine) startTask(t *Task, m int) {
 	mc.Free--
 	mc.InputPhase++
 	mc.Running = append(mc.Running, t)
+	e.held++
 	j.Running++
 	j.Waiting--
 	e.waitingTotal--
@@ -288,6 +290,7 @@ func (e *Engine) startTask(t *Task, m int) {
 	if j.Start < 0 {
 		j.Start = e.now
 	}
+	e.metrics.started(t)
 	e.observe(Event{Kind: TaskStarted, Job: j, Stage: t.Stage, Task: t})
 	t.fetch = &fetchState{}
 	f := t.fetch

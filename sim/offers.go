@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -24,9 +25,12 @@ func (e *Engine) scheduleHeartbeat(m int) {
 	if e.hbScheduled[m] {
 		return // one pending heartbeat per machine
 	}
+	// Floor, not truncation: before the phase (now < phase) the grid point
+	// at or below now is phase-h, so the first heartbeat is the phase itself.
+	// A heartbeat exactly at now is the current one; the next is h later.
 	h := e.sc.Heartbeat
-	k := (e.now - e.hbPhase[m]) / h
-	next := e.hbPhase[m] + h*float64(int64(k)+1)
+	k := math.Floor((e.now - e.hbPhase[m]) / h)
+	next := e.hbPhase[m] + h*(k+1)
 	if next <= e.now {
 		next += h
 	}

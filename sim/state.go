@@ -59,6 +59,9 @@ type Job struct {
 
 	bytesIn, bytesShuffle, bytesDep, bytesCross, bytesOut float64
 	localMaps, dfsMaps                                    int
+	// mapProgress is NAS Fig. 3d (see collector.started); -1 until a
+	// task of a stage with parents starts.
+	mapProgress float64
 }
 
 // Stage is a set of tasks of one job running the same function.

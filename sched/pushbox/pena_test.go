@@ -28,6 +28,7 @@ func (p *rateProbe) Schedule(v *sim.View, o sim.Opportunity) []sim.Placement {
 // measured yet); the call at 1 measures 1 MB/s; each later call folds the
 // previous second in with weight 1 - e^(-1/5). So at t (1 <= t <= 9) the
 // rate is 1 + e^(-(t-1)/5) MB/s: 2 at 1, 1.4493 at 5, 1.2019 at 9.
+// Locality delay is off so that no heartbeat adds calls between those.
 func TestEffectiveRateEMA(t *testing.T) {
 	sc, err := scenario.Parse("rate.yaml", []byte(`
 cluster:
@@ -50,7 +51,9 @@ scheduler: pushbox
 		t.Fatal(err)
 	}
 	sc.Check = true
-	p := &rateProbe{Scheduler: New(DefaultConfig()), at: map[float64]float64{}}
+	cfg := DefaultConfig()
+	cfg.LocalityDelay = 0
+	p := &rateProbe{Scheduler: New(cfg), at: map[float64]float64{}}
 	if _, err := sim.RunWith(sc, p); err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,11 @@
-// Command nasfig computes the NAS figures that summary.json does not hold
-// (Fig. 3d map progress at the first reducer, Fig. 3e nodes over
-// TrafficThreshold, Fig. 5a per-class JCT and throughput) for every cell of
-// a sweep output directory, from the cells' jobs.csv and tasks.csv (record
-// tasks: always), and prints them as a Markdown table.
+// Command nasfig computes NAS figures (Fig. 3d map progress at the first
+// reducer, Fig. 3e nodes over TrafficThreshold, Fig. 5a per-class JCT and
+// throughput) for every cell of a sweep output directory, from the cells'
+// jobs.csv and tasks.csv (record tasks: always), and prints them as a
+// Markdown table. Runs also record 3d themselves (summary.json
+// map_progress_at_first_reduce, over every job with a dependent stage);
+// nasfig keeps computing it with nas.Measure (jobs with a "map" stage), so
+// that it also reads outputs written before that field existed.
 //
 //	go run ./sched/nas/cmd/nasfig [flags] out/reproduce/nas/fig3
 package main
