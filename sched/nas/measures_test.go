@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/netsched/netsched/sched/internal/schedtest"
 	"github.com/netsched/netsched/sched/nas"
 )
 
@@ -40,13 +41,13 @@ func TestMeasureHandMadeRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Jobs != 3 || !near(m.MapProgress, 0.75) || !near(m.OverThreshold, 1.0/6) {
+	if m.Jobs != 3 || !schedtest.Near(m.MapProgress, 0.75) || !schedtest.Near(m.OverThreshold, 1.0/6) {
 		t.Fatalf("jobs %d, map progress %v, over threshold %v; want 3, 0.75, 1/6", m.Jobs, m.MapProgress, m.OverThreshold)
 	}
 	want := [3]nas.ClassMeasure{{Jobs: 1, MeanJCT: 10, Throughput: 0.1}, {Jobs: 1, MeanJCT: 12, Throughput: 1.0 / 12}, {Jobs: 1, MeanJCT: 20, Throughput: 0.05}}
 	for k, w := range want {
 		g := m.ByClass[k]
-		if g.Jobs != w.Jobs || !near(g.MeanJCT, w.MeanJCT) || !near(g.Throughput, w.Throughput) {
+		if g.Jobs != w.Jobs || !schedtest.Near(g.MeanJCT, w.MeanJCT) || !schedtest.Near(g.Throughput, w.Throughput) {
 			t.Errorf("class %v: %+v, want %+v", nas.Class(k), g, w)
 		}
 	}

@@ -3,6 +3,7 @@ package nas
 import (
 	"math"
 
+	"github.com/netsched/netsched/sched/internal/locate"
 	"github.com/netsched/netsched/sim"
 )
 
@@ -47,7 +48,7 @@ func (s *Scheduler) held(j *job) bool { return s.hold && j.class != Light }
 // that are not held, jobs in arrival order.
 func (s *Scheduler) eachMapStage(u *user, fn func(j *job, st *sim.Stage)) {
 	for _, j := range u.jobs {
-		if j.waitingMaps == 0 || s.held(j) {
+		if j.tasks.WaitingMaps == 0 || s.held(j) {
 			continue
 		}
 		for _, st := range j.maps {
@@ -66,10 +67,7 @@ func (s *Scheduler) localQualified(v *sim.View, u *user, m int, avail float64) (
 	var bc mapCand
 	s.eachMapStage(u, func(j *job, st *sim.Stage) {
 		eligible = true
-		t := st.LocalWaiting(m)
-		if !st.HasFileInput {
-			t = st.NextWaiting(m) // no input: local everywhere
-		}
+		t := locate.Local(st, m)
 		if t == nil {
 			return
 		}
@@ -115,13 +113,7 @@ func (s *Scheduler) category(j *job) int {
 
 // nearest is the most local waiting map of st for machine m with its cost.
 func (s *Scheduler) nearest(v *sim.View, j *job, st *sim.Stage, m int) (mapCand, bool) {
-	t := st.LocalWaiting(m)
-	if t == nil {
-		t = st.RackLocalWaiting(v.RackOf(m))
-	}
-	if t == nil {
-		t = st.NextWaiting(m)
-	}
+	t := locate.Nearest(v, st, m)
 	if t == nil {
 		return mapCand{}, false
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/netsched/netsched/sched/internal/schedtest"
 	"github.com/netsched/netsched/sched/nas"
 	"github.com/netsched/netsched/sim"
 )
@@ -54,7 +55,7 @@ func (p *thresholdProbe) Tick(v *sim.View) {
 // runs until 6.5 s: still 32 MB.
 func TestThresholdRecomputedFromPredictions(t *testing.T) {
 	p := &thresholdProbe{Scheduler: nas.New(nas.DefaultConfig())}
-	runNAS(t, `
+	schedtest.Run(t, `
 cluster: {racks: 1, machines_per_rack: 1, slots_per_machine: 4, nic: 1Gbps}
 dfs: {replicas: 1}
 workload:
@@ -70,7 +71,7 @@ scheduler: nas
 `, p)
 	want := []float64{16e6, 32e6, 32e6, 32e6, 32e6, 32e6}
 	for i, w := range want {
-		if i >= len(p.got) || !near(p.got[i], w) {
+		if i >= len(p.got) || !schedtest.Near(p.got[i], w) {
 			t.Fatalf("thresholds at ticks %v = %v, want %v first", p.at, p.got, want)
 		}
 	}
@@ -95,21 +96,21 @@ scheduler: nas
 `
 	start := func(skips int) float64 {
 		s := placed{nas.New(config(func(c *nas.Config) { c.MapSkips = skips })), map[string][]int{"A": {1}}}
-		r := runNAS(t, doc, s)
-		tr := tasksOf(r, "A", "map")[0]
+		r := schedtest.Run(t, doc, s)
+		tr := schedtest.Tasks(r, "A", "map")[0]
 		if tr.Machine != 0 {
 			t.Fatalf("D^m=%d: A's map ran on machine %d, want 0", skips, tr.Machine)
 		}
 		return tr.Start
 	}
-	if got := start(0); !near(got, 0.5) {
+	if got := start(0); !schedtest.Near(got, 0.5) {
 		t.Fatalf("D^m=0: map started at %v, want 0.5 (no skip)", got)
 	}
 	s1, s3, s4 := start(1), start(3), start(4)
 	if s1 <= 0.5 || s1 > 2.5 {
 		t.Fatalf("D^m=1: map started at %v, want a heartbeat after 0.5", s1)
 	}
-	if !near(s3, s1+2) || !near(s4, s1+3) {
+	if !schedtest.Near(s3, s1+2) || !schedtest.Near(s4, s1+3) {
 		t.Fatalf("D^m=1,3,4: starts %v, %v, %v; want one heartbeat (1 s) per extra skip", s1, s3, s4)
 	}
 }
@@ -137,12 +138,12 @@ workload:
 scheduler: nas
 `
 	both := map[string][]int{"H": {0, 1}, "L": {0, 1}}
-	r := runNAS(t, doc, placed{nas.New(config(func(c *nas.Config) { c.KnownShuffle = true })), both})
-	if n := perMachine(r, "H", "map", 2); n[0] != 1 || n[1] != 1 {
+	r := schedtest.Run(t, doc, placed{nas.New(config(func(c *nas.Config) { c.KnownShuffle = true })), both})
+	if n := schedtest.PerMachine(r, "H", "map", 2); n[0] != 1 || n[1] != 1 {
 		t.Fatalf("NAS: heavy maps per machine %v, want [1 1]", n)
 	}
-	r = runNAS(t, doc, placed{nas.New(config(func(c *nas.Config) { c.KnownShuffle = true; c.TrafficThreshold = false })), both})
-	if n := perMachine(r, "H", "map", 2); n[0] != 2 && n[1] != 2 {
+	r = schedtest.Run(t, doc, placed{nas.New(config(func(c *nas.Config) { c.KnownShuffle = true; c.TrafficThreshold = false })), both})
+	if n := schedtest.PerMachine(r, "H", "map", 2); n[0] != 2 && n[1] != 2 {
 		t.Fatalf("w/o TT: heavy maps per machine %v, want both on one machine", n)
 	}
 }

@@ -1,6 +1,7 @@
 package nas
 
 import (
+	"github.com/netsched/netsched/sched/internal/mapreduce"
 	"github.com/netsched/netsched/sim"
 )
 
@@ -29,10 +30,9 @@ type Scheduler struct {
 	thresholdSet bool
 	hold         bool // CR-RTS asked MTS to hold heavy and medium maps
 
-	waitingMaps, waitingReduces int
-	earlyReducers               int // running reducers of jobs with maps waiting
-	slots                       int // containers in the cluster
-	stats                       Stats
+	total  mapreduce.Tasks  // every active job's tasks
+	rampup mapreduce.Rampup // the reduce ramp-up limit; its Slots are the cluster's containers
+	stats  Stats
 }
 
 // Stats are counters of one run, for analysis and tests.
@@ -51,14 +51,15 @@ type Stats struct {
 
 // New builds NAS with the given configuration.
 func New(c Config) *Scheduler {
-	return &Scheduler{cfg: c, byJob: map[*sim.Job]*job{}, taskOut: map[*sim.Task]float64{}}
+	return &Scheduler{cfg: c, byJob: map[*sim.Job]*job{}, taskOut: map[*sim.Task]float64{},
+		rampup: mapreduce.Rampup{Limit: c.ReduceRampup}}
 }
 
 // Init sizes the per-machine state.
 func (s *Scheduler) Init(v *sim.View) error {
 	s.nodeOut = make([]float64, len(v.Machines()))
 	for _, m := range v.Machines() {
-		s.slots += m.Slots
+		s.rampup.Slots += m.Slots
 	}
 	return nil
 }
@@ -91,17 +92,17 @@ func (s *Scheduler) Offer(v *sim.View, m int) *sim.Task {
 	if !congested {
 		s.hold = false
 	}
-	if s.waitingMaps+s.waitingReduces == 0 {
+	if s.total.WaitingMaps+s.total.WaitingReduces == 0 {
 		return nil
 	}
 	avail := s.available(v, m)
-	for _, u := range s.users.order {
-		if u.waitingReduces > 0 {
+	for _, u := range s.users.order.All() {
+		if u.tasks.WaitingReduces > 0 {
 			if t := s.reduceFor(v, u, m, congested); t != nil {
 				return t
 			}
 		}
-		if u.waitingMaps > 0 {
+		if u.tasks.WaitingMaps > 0 {
 			if t := s.mapFor(v, u, m, avail); t != nil {
 				return t
 			}

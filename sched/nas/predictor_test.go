@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/netsched/netsched/sched/internal/schedtest"
 	"github.com/netsched/netsched/sched/nas"
 	"github.com/netsched/netsched/sim"
 )
@@ -16,11 +17,11 @@ func TestPredictorArithmetic(t *testing.T) {
 	}
 	p.Observe(100, 30)
 	p.Observe(100, 50) // mean of ratios 0.3 and 0.5
-	if !p.Predicted() || !near(p.Ratio(), 0.4) || !near(p.Output(50), 20) {
+	if !p.Predicted() || !schedtest.Near(p.Ratio(), 0.4) || !schedtest.Near(p.Output(50), 20) {
 		t.Fatalf("after two maps: ratio %v output(50) %v, want 0.4 and 20", p.Ratio(), p.Output(50))
 	}
 	p.Observe(0, 70) // no input: counts for input-less maps only
-	if !near(p.Ratio(), 0.4) || !near(p.Output(0), 50) {
+	if !schedtest.Near(p.Ratio(), 0.4) || !schedtest.Near(p.Output(0), 50) {
 		t.Fatalf("input-less map: ratio %v output(0) %v, want 0.4 and mean output 50", p.Ratio(), p.Output(0))
 	}
 	for _, c := range []struct {
@@ -73,17 +74,17 @@ workload:
 scheduler: nas
 `
 	p := &ratioProbe{Scheduler: nas.New(nas.DefaultConfig())}
-	runNAS(t, strings.Replace(doc, "KNOWLEDGE", "", 1), p)
+	schedtest.Run(t, strings.Replace(doc, "KNOWLEDGE", "", 1), p)
 	if p.pred || p.before != 1 {
 		t.Fatalf("before any map: ratio %v predicted %v, want 1 and false", p.before, p.pred)
 	}
 	for i, r := range p.after {
-		if !near(r, 0.3) {
+		if !schedtest.Near(r, 0.3) {
 			t.Fatalf("exact knowledge: ratio %v after %d maps, want 0.3", r, i+1)
 		}
 	}
 	p = &ratioProbe{Scheduler: nas.New(nas.DefaultConfig())}
-	runNAS(t, strings.Replace(doc, "KNOWLEDGE", "knowledge: {model: relative, rate: 0.2}", 1), p)
+	schedtest.Run(t, strings.Replace(doc, "KNOWLEDGE", "knowledge: {model: relative, rate: 0.2}", 1), p)
 	if len(p.after) != 40 {
 		t.Fatalf("%d ratio updates, want 40", len(p.after))
 	}

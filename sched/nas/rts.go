@@ -1,18 +1,12 @@
 package nas
 
-import "github.com/netsched/netsched/sim"
+import (
+	"github.com/netsched/netsched/sched/internal/locate"
+	"github.com/netsched/netsched/sim"
+)
 
 // reduceTask is a job's first waiting reduce-stage task that may run on m.
-func reduceTask(j *job, m int) *sim.Task {
-	for _, st := range j.reduces {
-		if st.WaitingCount() > 0 {
-			if t := st.NextWaiting(m); t != nil {
-				return t
-			}
-		}
-	}
-	return nil
-}
+func reduceTask(j *job, m int) *sim.Task { return locate.First(j.reduces, m) }
 
 // redKey orders a user's jobs for a reducer on rack r.
 type redKey struct {
@@ -48,10 +42,10 @@ func (s *Scheduler) bestReducer(v *sim.View, u *user, m int, congested bool, kee
 	var best *sim.Task
 	var bk redKey
 	for _, j := range u.jobs {
-		if j.waitingReduces == 0 || keep != nil && !keep(j) || !s.mayStartReducer(j) {
+		if j.tasks.WaitingReduces == 0 || keep != nil && !keep(j) || !s.mayStartReducer(j) {
 			continue
 		}
-		k := redKey{boost: j.delayed || j.done == j.nMaps, shuffle: j.shuffle}
+		k := redKey{boost: j.delayed || j.done == j.est.Maps, shuffle: j.shuffle}
 		if congested {
 			k.cat = int(j.class)
 		} else {
@@ -106,7 +100,7 @@ func (s *Scheduler) crRTS(v *sim.View, u *user, m int) *sim.Task {
 	}
 	skipped := false
 	for _, j := range u.jobs {
-		if j.waitingReduces > 0 && j.class != Light && s.mayStartReducer(j) {
+		if j.tasks.WaitingReduces > 0 && j.class != Light && s.mayStartReducer(j) {
 			j.delayed = true
 			skipped = true
 		}
@@ -121,7 +115,7 @@ func (s *Scheduler) crRTS(v *sim.View, u *user, m int) *sim.Task {
 // ablation): the user's jobs in arrival order.
 func (s *Scheduler) firstReducer(u *user, m int) *sim.Task {
 	for _, j := range u.jobs {
-		if j.waitingReduces > 0 && s.mayStartReducer(j) {
+		if j.tasks.WaitingReduces > 0 && s.mayStartReducer(j) {
 			if t := reduceTask(j, m); t != nil {
 				return t
 			}

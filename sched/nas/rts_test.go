@@ -3,6 +3,7 @@ package nas_test
 import (
 	"testing"
 
+	"github.com/netsched/netsched/sched/internal/schedtest"
 	"github.com/netsched/netsched/sched/nas"
 )
 
@@ -31,15 +32,15 @@ workload:
         - {id: reduce, after: map, count: 4, compute: 1s}
 scheduler: nas
 `
-	r := runNAS(t, doc, nas.New(nas.DefaultConfig()))
-	if n := perMachine(r, "J1", "reduce", 2); n[0] != 3 || n[1] != 1 {
+	r := schedtest.Run(t, doc, nas.New(nas.DefaultConfig()))
+	if n := schedtest.PerMachine(r, "J1", "reduce", 2); n[0] != 3 || n[1] != 1 {
 		t.Fatalf("CA-RTS: J1 reducers per rack %v, want [3 1] like its map output", n)
 	}
-	if n := perMachine(r, "J2", "reduce", 2); n[0] != 1 || n[1] != 3 {
+	if n := schedtest.PerMachine(r, "J2", "reduce", 2); n[0] != 1 || n[1] != 3 {
 		t.Fatalf("CA-RTS: J2 reducers per rack %v, want [1 3] like its map output", n)
 	}
-	r = runNAS(t, doc, nas.New(config(func(c *nas.Config) { c.CARTS, c.CRRTS = false, false })))
-	if n := perMachine(r, "J1", "reduce", 2); n[0] != 4 && n[1] != 4 {
+	r = schedtest.Run(t, doc, nas.New(config(func(c *nas.Config) { c.CARTS, c.CRRTS = false, false })))
+	if n := schedtest.PerMachine(r, "J1", "reduce", 2); n[0] != 4 && n[1] != 4 {
 		t.Fatalf("without CA-RTS: J1 reducers per rack %v, want all on the first machine offered", n)
 	}
 }
@@ -83,20 +84,20 @@ scheduler: nas
 // at 5 s; with D^r = 0 the user is never skipped and H starts at 5 s too.
 func TestCRRTSLightFirstDuringCongestion(t *testing.T) {
 	start := func(c nas.Config) (h, l float64) {
-		r := runNAS(t, crrtsDoc, nas.New(c))
-		return tasksOf(r, "H", "reduce")[0].Start, tasksOf(r, "L", "reduce")[0].Start
+		r := schedtest.Run(t, crrtsDoc, nas.New(c))
+		return schedtest.Tasks(r, "H", "reduce")[0].Start, schedtest.Tasks(r, "L", "reduce")[0].Start
 	}
 	h, l := start(nas.DefaultConfig())
-	if !near(l, 5) {
+	if !schedtest.Near(l, 5) {
 		t.Fatalf("NAS: light reducer started at %v, want 5 (during congestion)", l)
 	}
 	if h < 10 || h > 12 {
 		t.Fatalf("NAS: heavy reducer started at %v, want after the congestion clears (10-12 s)", h)
 	}
-	if h, _ := start(config(func(c *nas.Config) { c.CRRTS = false })); !near(h, 5) {
+	if h, _ := start(config(func(c *nas.Config) { c.CRRTS = false })); !schedtest.Near(h, 5) {
 		t.Fatalf("MTS+CA-RTS: heavy reducer started at %v, want 5", h)
 	}
-	if h, _ := start(config(func(c *nas.Config) { c.ReduceSkips = 0 })); !near(h, 5) {
+	if h, _ := start(config(func(c *nas.Config) { c.ReduceSkips = 0 })); !schedtest.Near(h, 5) {
 		t.Fatalf("D^r=0: heavy reducer started at %v, want 5 (no skip allowed)", h)
 	}
 }

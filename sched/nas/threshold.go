@@ -28,7 +28,7 @@ func (s *Scheduler) recompute() {
 	sum, k := 0.0, 0
 	for _, j := range s.jobs {
 		sum += j.shuffle
-		k += j.nMaps
+		k += j.est.Maps
 	}
 	s.perSlot = math.Inf(1)
 	if k > 0 {

@@ -1,24 +1,28 @@
 package nas
 
-// user is one tenant: its active jobs in arrival order, the tasks it runs
-// (its share, for the fairness order) and its skip counters.
-type user struct {
-	name    string
-	seq     int // order of first appearance: breaks ties between equal shares
-	pos     int // index in userList.order
-	jobs    []*job
-	running int
+import (
+	"github.com/netsched/netsched/sched/internal/fairlist"
+	"github.com/netsched/netsched/sched/internal/mapreduce"
+)
 
-	waitingMaps, waitingReduces int
-	mapSkip, reduceSkip         int // D_i^m, D_i^r
+// user is one tenant: its active jobs in arrival order, the tasks it runs
+// (Running: its share, for the fairness order), its waiting tasks and its
+// skip counters.
+type user struct {
+	fairlist.Key // Seq: order of first appearance, breaks ties between equal shares
+	name         string
+	jobs         []*job
+	tasks        mapreduce.Tasks
+
+	mapSkip, reduceSkip int // D_i^m, D_i^r
 }
 
 // userList keeps users in fairness order, "users with less resource have
 // higher priority" (§III-C): fewest running tasks first, then first seen.
-// Running counts move by one at a time, so a change re-sorts by moving one
-// user a few places instead of sorting every offer.
+// NAS is fair between users, not jobs (sw-delay orders jobs in the same
+// kind of list).
 type userList struct {
-	order  []*user
+	order  fairlist.List[*user]
 	byName map[string]*user
 }
 
@@ -29,34 +33,9 @@ func (l *userList) get(name string) *user {
 	if l.byName == nil {
 		l.byName = map[string]*user{}
 	}
-	u := &user{name: name, seq: len(l.order), pos: len(l.order)}
+	u := &user{name: name}
+	u.Seq = l.order.Len()
 	l.byName[name] = u
-	l.order = append(l.order, u)
-	l.moved(u)
+	l.order.Add(u)
 	return u
-}
-
-func before(a, b *user) bool {
-	if a.running != b.running {
-		return a.running < b.running
-	}
-	return a.seq < b.seq
-}
-
-// moved restores the order after u's running count changed.
-func (l *userList) moved(u *user) {
-	o := l.order
-	i := u.pos
-	for i > 0 && before(u, o[i-1]) {
-		o[i] = o[i-1]
-		o[i].pos = i
-		i--
-	}
-	for i+1 < len(o) && before(o[i+1], u) {
-		o[i] = o[i+1]
-		o[i].pos = i
-		i++
-	}
-	o[i] = u
-	u.pos = i
 }

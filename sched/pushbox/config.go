@@ -117,6 +117,8 @@ func (c *Config) ablate(s string) error {
 }
 
 // bytesValue reads a size given as a number of bytes or a string "100MB".
+// Kept apart from nas's bytesParam, which rejects +Inf and words its errors
+// per case: sharing one would change what small_fifo accepts or reports.
 func bytesValue(raw any) (float64, error) {
 	switch x := raw.(type) {
 	case int:

@@ -7,28 +7,18 @@ import (
 
 	"github.com/netsched/netsched/metrics"
 	"github.com/netsched/netsched/scenario"
+	"github.com/netsched/netsched/sched/internal/schedtest"
 	"github.com/netsched/netsched/sched/pushbox"
 	_ "github.com/netsched/netsched/sched/queue"
 	"github.com/netsched/netsched/sim"
 )
-
-// parse reads an inline scenario in check mode.
-func parse(t *testing.T, yaml string) *scenario.Scenario {
-	t.Helper()
-	sc, err := scenario.Parse(t.Name()+".yaml", []byte(yaml), ".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc.Check = true
-	return sc
-}
 
 // runPushBox simulates yaml under PushBox with cfg, failing the test on a
 // run error or a priority-bookkeeping violation; it returns JCT by job.
 func runPushBox(t *testing.T, yaml string, cfg pushbox.Config) map[string]float64 {
 	t.Helper()
 	s := pushbox.New(cfg)
-	res, err := sim.RunWith(parse(t, yaml), s)
+	res, err := sim.RunWith(schedtest.Parse(t, yaml), s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +31,7 @@ func runPushBox(t *testing.T, yaml string, cfg pushbox.Config) map[string]float6
 // runNamed simulates yaml with a registered scheduler and parameters.
 func runNamed(t *testing.T, yaml, name string, params map[string]any) map[string]float64 {
 	t.Helper()
-	sc := parse(t, yaml)
+	sc := schedtest.Parse(t, yaml)
 	sc.Scheduler = scenario.SchedulerSpec{Name: name, Params: params}
 	res, err := sim.Run(sc)
 	if err != nil {
@@ -58,6 +48,8 @@ func jcts(res *metrics.Result) map[string]float64 {
 	return out
 }
 
+// near compares JCTs to an absolute 1e-6, looser than schedtest.Near: the
+// expected values of these tests were written against it.
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-6 }
 
 // expect compares JCTs by job id.

@@ -13,7 +13,8 @@ import (
 // holding the fewest slots first (YARN's fair comparator with equal
 // weights), ties by arrival; a FIFO queue orders by arrival. With two
 // queues (small_fifo), the queue holding fewer slots goes first, the FIFO
-// queue of small jobs on a tie. Slots picked in this pass count as held.
+// queue of small jobs on a tie. Slots picked in this pass count as held
+// (which is why this is not fairlist's order, which nas and sw-delay keep).
 func (s *Scheduler) jobOrder(v *sim.View) []*jobState {
 	id := s.pass.id
 	if s.orderPass == id && s.orderAt == len(s.pass.out) {

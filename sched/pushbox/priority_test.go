@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/netsched/netsched/scenario"
+	"github.com/netsched/netsched/sched/internal/schedtest"
 	"github.com/netsched/netsched/sched/pushbox"
 	"github.com/netsched/netsched/sim"
 )
@@ -70,7 +71,7 @@ func TestPriorityOrder(t *testing.T) {
 		{"gp", cfg(func(c *pushbox.Config) { c.M, c.GP = 4, true }), map[string]int{"J2.0": 0, "J3.0": 1, "J1.0": 1, "J1.1": 1}},
 	} {
 		r := &recorder{Scheduler: pushbox.New(c.cfg)}
-		if _, err := sim.RunWith(parse(t, threeJobs), r); err != nil {
+		if _, err := sim.RunWith(schedtest.Parse(t, threeJobs), r); err != nil {
 			t.Fatal(err)
 		}
 		if err := r.Err(); err != nil {
@@ -136,7 +137,7 @@ func (f forgetful) Observe(v *sim.View, e sim.Event) {
 
 func TestPriorityCheckCatchesUntrackedTask(t *testing.T) {
 	s := pushbox.New(cfg(func(c *pushbox.Config) { c.M = 4 }))
-	_, err := sim.RunWith(parse(t, threeJobs), forgetful{s})
+	_, err := sim.RunWith(schedtest.Parse(t, threeJobs), forgetful{s})
 	if err == nil || !strings.Contains(err.Error(), "J2/reduce[0] is in its input phase but not tracked") {
 		t.Fatalf("got %v, want the run stopped on an untracked-task violation", err)
 	}

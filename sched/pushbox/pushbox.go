@@ -95,6 +95,7 @@ func (s *Scheduler) Init(v *sim.View) error {
 		return fmt.Errorf("pushbox: rack_local %q, expected auto, on or off", s.cfg.RackLocal)
 	}
 	s.check = s.cfg.Check || v.Checking()
+	// locality_delay is a fraction of the machines, a parameter: not queue.DefaultSkips.
 	s.delay = int(math.Ceil(s.cfg.LocalityDelay * float64(len(ms))))
 	s.rng = rand.New(rand.NewPCG(v.Seed(), 0x70757368626f78)) // "pushbox"
 	s.pass.init(len(ms))

@@ -71,7 +71,8 @@ func mayRun(t *sim.Task, m int) bool { return t.Pin < 0 || t.Pin == m }
 // few sources: a local task if there is one; after enough skipped
 // opportunities any task, rack-local first; otherwise nothing, counting one
 // skip of this job on m in this pass. tried is false when the stage has no
-// task that may run on m at all (the next stage is then tried).
+// task that may run on m at all (the next stage is then tried). Not queue's
+// delay nor locate.Nearest: tasks picked earlier in the pass are skipped.
 func (s *Scheduler) localityPick(v *sim.View, js *jobState, ss *stageState, m int) (t *sim.Task, tried bool) {
 	id := s.pass.id
 	if t := s.unpicked(ss, ss.st.LocalWaiting(m), func(t *sim.Task) bool { return v.Locality(t, m) == sim.NodeLocal && t.Pin < 0 || t.Pin == m }); t != nil {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/netsched/netsched/sched/internal/schedtest"
 	"github.com/netsched/netsched/sim"
 )
 
@@ -41,7 +42,7 @@ func BenchmarkSchedulers(b *testing.B) {
 		{"delay-wait", "{name: delay, params: {variant: wait}}"},
 	} {
 		b.Run(sched.name, func(b *testing.B) {
-			sc := parse(b, benchJobs(sched.spec))
+			sc := schedtest.Parse(b, benchJobs(sched.spec))
 			sc.Check = false
 			decisions := 0
 			for b.Loop() {

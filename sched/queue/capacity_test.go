@@ -1,6 +1,10 @@
 package queue_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/netsched/netsched/sched/internal/schedtest"
+)
 
 // Capacities 0.7/0.3 of 10 slots: every second all slots free and are
 // refilled least used/guaranteed first, ending at 7 and 3. A's 100 tasks
@@ -38,7 +42,7 @@ scheduler: {name: capacity, params: {queues: [{name: a, capacity: 0.2, LIMIT}, {
 		{"user_limit_factor: 0.01", 60}, // at least 1 slot
 	} {
 		r := run(t, replace(doc, "LIMIT", c.limit))
-		if got := jct(t, r, "A"); !near(got, c.jct) {
+		if got := jct(t, r, "A"); !schedtest.Near(got, c.jct) {
 			t.Errorf("%s: JCT of A = %v, want %v", c.limit, got, c.jct)
 		}
 	}

@@ -7,25 +7,19 @@ import (
 )
 
 func init() {
-	sim.Register(sim.Info{
-		Name:        "delay",
-		Description: "delay scheduling (Zaharia et al., EuroSys 2010) over fair's queue order: a job without a local task is skipped for D offers or W1/W2 seconds",
-		Params: append(fairTreeParams(),
-			sim.ParamInfo{Name: "variant", Default: "skip", Help: "skip: one level, a non-local launch after `skips` skips (the paper's Algorithm 2); wait: two levels node -> rack -> any after w1, w2 (HFS)"},
-			sim.ParamInfo{Name: "skips", Default: "-1", Help: "D, skips before a non-local launch (-1: ceil(0.231 x machines), §3.3's bound for 95% locality of 20-task jobs with 3 replicas)"},
-			sim.ParamInfo{Name: "w1", Default: "-1", Help: "wait before rack-local (-1: HFS's auto value min(15s, 1.5 x heartbeat))"},
-			sim.ParamInfo{Name: "w2", Default: "-1", Help: "further wait before off-switch (-1: as w1)"},
-			networkParam),
-		New: func(p *sim.Params) (sim.Scheduler, error) {
-			t, err := newFairTree(p)
-			if err != nil {
-				return nil, err
-			}
-			return &Delay{base: base{flows: newFlowPolicy(p), tree: t},
-				byWait: p.String("variant", "skip", "skip", "wait") == "wait",
-				skips:  p.Int("skips", -1), w1: p.Duration("w1", -1), w2: p.Duration("w2", -1)}, nil
+	registerFair("delay",
+		"delay scheduling (Zaharia et al., EuroSys 2010) over fair's queue order: a job without a local task is skipped for D offers or W1/W2 seconds",
+		[]sim.ParamInfo{
+			{Name: "variant", Default: "skip", Help: "skip: one level, a non-local launch after `skips` skips (the paper's Algorithm 2); wait: two levels node -> rack -> any after w1, w2 (HFS)"},
+			{Name: "skips", Default: "-1", Help: "D, skips before a non-local launch (-1: ceil(0.231 x machines), §3.3's bound for 95% locality of 20-task jobs with 3 replicas)"},
+			{Name: "w1", Default: "-1", Help: "wait before rack-local (-1: HFS's auto value min(15s, 1.5 x heartbeat))"},
+			{Name: "w2", Default: "-1", Help: "further wait before off-switch (-1: as w1)"},
 		},
-	})
+		func(b base, p *sim.Params) sim.Scheduler {
+			return &Delay{base: b,
+				byWait: p.String("variant", "skip", "skip", "wait") == "wait",
+				skips:  p.Int("skips", -1), w1: p.Duration("w1", -1), w2: p.Duration("w2", -1)}
+		})
 }
 
 // Delay is delay scheduling (§3) with fair's order of queues and jobs: the
@@ -58,10 +52,7 @@ func (d *Delay) Offer(v *sim.View, m int) *sim.Task {
 // defaults resolves the automatic values once the cluster is known.
 func (d *Delay) defaults(v *sim.View) {
 	if d.skips < 0 {
-		// §3.3: D >= -(M/R) ln(N(1-λ) / (1 + N(1-λ))) for λ = 0.95, N = 20, R = 3.
-		const lambda, tasks, replicas = 0.95, 20.0, 3.0
-		x := tasks * (1 - lambda)
-		d.skips = int(math.Ceil(-float64(len(v.Machines())) / replicas * math.Log(x/(1+x))))
+		d.skips = DefaultSkips(len(v.Machines()))
 	}
 	if d.w1 < 0 {
 		d.w1 = min(15, 1.5*v.Heartbeat())
@@ -69,6 +60,18 @@ func (d *Delay) defaults(v *sim.View) {
 	if d.w2 < 0 {
 		d.w2 = d.w1
 	}
+}
+
+// DefaultSkips is delay scheduling's D for a cluster of machines (§3.3):
+// D >= -(M/R) ln(N(1-λ) / (1 + N(1-λ))) for λ = 0.95, N = 20, R = 3, the
+// skips that give 95% node locality to 20-task jobs with 3 replicas. It is
+// exported for sw-delay, which runs over delay scheduling with the same
+// default. (pushbox's locality_delay is a fraction of the machines, a
+// parameter, so it is not this.)
+func DefaultSkips(machines int) int {
+	const lambda, tasks, replicas = 0.95, 20.0, 3.0
+	x := tasks * (1 - lambda)
+	return int(math.Ceil(-float64(machines) / replicas * math.Log(x/(1+x))))
 }
 
 // heartbeat is HFS's updateLocalityWaitTimes: each job skipped at the

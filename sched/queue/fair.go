@@ -7,24 +7,18 @@ import (
 )
 
 func init() {
-	sim.Register(sim.Info{
-		Name:        "fair",
-		Description: "YARN Fair Scheduler: weighted queue tree with min/max shares, fair or fifo leaves, optional locality thresholds",
-		Params: append(fairTreeParams(),
-			sim.ParamInfo{Name: "locality_node", Default: "-1", Help: "locality.threshold.node: opportunities an app passes up before rack-local, as a fraction of the machines (at most 1; either threshold <0: no delay)"},
-			sim.ParamInfo{Name: "locality_rack", Default: "-1", Help: "locality.threshold.rack: further opportunities before off-switch, as a fraction of the machines (at most 1; either threshold <0: no delay)"},
-			networkParam),
-		New: func(p *sim.Params) (sim.Scheduler, error) {
-			t, err := newFairTree(p)
-			if err != nil {
-				return nil, err
-			}
-			f := &Fair{base: base{flows: newFlowPolicy(p), tree: t}}
+	registerFair("fair",
+		"YARN Fair Scheduler: weighted queue tree with min/max shares, fair or fifo leaves, optional locality thresholds",
+		[]sim.ParamInfo{
+			{Name: "locality_node", Default: "-1", Help: "locality.threshold.node: opportunities an app passes up before rack-local, as a fraction of the machines (at most 1; either threshold <0: no delay)"},
+			{Name: "locality_rack", Default: "-1", Help: "locality.threshold.rack: further opportunities before off-switch, as a fraction of the machines (at most 1; either threshold <0: no delay)"},
+		},
+		func(b base, p *sim.Params) sim.Scheduler {
+			f := &Fair{base: b}
 			f.node = min(p.Float("locality_node", -1), 1)
 			f.rack = min(p.Float("locality_rack", -1), 1)
-			return f, nil
-		},
-	})
+			return f
+		})
 }
 
 // Fair is the YARN Fair Scheduler in a slot model (§1). Each offer goes to
@@ -88,13 +82,27 @@ func (f *Fair) allowed(r *request, machines int) sim.Locality {
 	return r.allowed
 }
 
-// fairTreeParams are the queue parameters of fair and delay.
-func fairTreeParams() []sim.ParamInfo {
-	return []sim.ParamInfo{
+// registerFair registers a scheduler over fair's queue tree (fair, delay):
+// its parameters are the tree's, its own, then network; build gets the
+// tree and network policy read from them, and reads its own.
+func registerFair(name, description string, own []sim.ParamInfo, build func(b base, p *sim.Params) sim.Scheduler) {
+	params := []sim.ParamInfo{
 		{Name: "queues", Default: "none", Help: "queue tree: list of {name, parent, weight, min_share, max_share, policy: fair|fifo|drf}"},
 		{Name: "auto_create_queues", Default: "true", Help: "a job's unconfigured queue is created under root with weight 1 (false: the job is an error)"},
 		{Name: "user_weights", Default: "none", Help: "mapping user -> weight (default 1); when given, each leaf shares its slots among its users first"},
 	}
+	sim.Register(sim.Info{
+		Name:        name,
+		Description: description,
+		Params:      append(append(params, own...), networkParam),
+		New: func(p *sim.Params) (sim.Scheduler, error) {
+			t, err := newFairTree(p)
+			if err != nil {
+				return nil, err
+			}
+			return build(base{flows: newFlowPolicy(p), tree: t}, p), nil
+		},
+	})
 }
 
 // newFairTree builds fair's queue tree from the parameters and checks it.

@@ -2,6 +2,8 @@ package queue_test
 
 import (
 	"testing"
+
+	"github.com/netsched/netsched/sched/internal/schedtest"
 )
 
 // Two queues with weights 2:1, each with one job of many 1 s tasks, on six
@@ -21,11 +23,11 @@ func checkTwoToOne(t *testing.T, doc string) {
 	t.Helper()
 	r := run(t, doc)
 	splitEachSecond(t, r, 15, map[string]int{"A": 4, "B": 2})
-	if got := jct(t, r, "A"); !near(got, 15) {
+	if got := jct(t, r, "A"); !schedtest.Near(got, 15) {
 		t.Fatalf("JCT of A = %v, want 15", got)
 	}
 	// Alone from t=15, B has 60-30 tasks left on 6 slots: 5 more seconds.
-	if got := jct(t, r, "B"); !near(got, 20) {
+	if got := jct(t, r, "B"); !schedtest.Near(got, 20) {
 		t.Fatalf("JCT of B = %v, want 20", got)
 	}
 }
@@ -76,7 +78,7 @@ workload:
     - {id: A, queue: capped, stages: [{id: work, count: 10, compute: 1s}]}
 scheduler: {name: fair, params: {queues: [{name: capped, max_share: 2}]}}
 `)
-	if got := jct(t, r, "A"); !near(got, 5) {
+	if got := jct(t, r, "A"); !schedtest.Near(got, 5) {
 		t.Fatalf("JCT of A = %v, want 5 (10 tasks, 2 at a time)", got)
 	}
 }
@@ -97,7 +99,7 @@ scheduler: {name: fair, params: {queues: [{name: q, policy: POLICY}]}}
 	if !before(r, "A", "B") {
 		t.Fatalf("fifo: A's tasks start at %v, B's at %v; want all of A's first", starts(r, "A"), starts(r, "B"))
 	}
-	if got := jct(t, r, "A"); !near(got, 5) {
+	if got := jct(t, r, "A"); !schedtest.Near(got, 5) {
 		t.Fatalf("fifo: JCT of A = %v, want 5", got)
 	}
 	if r = run(t, replace(doc, "POLICY", "fair")); before(r, "A", "B") {
@@ -136,7 +138,7 @@ scheduler: SCHED
 		{"fifo", 4, 4, []float64{0, 0, 2, 2}, []float64{4, 4}},
 	} {
 		r := run(t, replace(doc, "SCHED", c.sched))
-		if a, b := jct(t, r, "A"), jct(t, r, "B"); !near(a, c.jctA) || !near(b, c.jctB) {
+		if a, b := jct(t, r, "A"), jct(t, r, "B"); !schedtest.Near(a, c.jctA) || !schedtest.Near(b, c.jctB) {
 			t.Fatalf("%s: JCTs A=%v B=%v, want %v and %v", c.sched, a, b, c.jctA, c.jctB)
 		}
 		if a, b := starts(r, "A"), starts(r, "B"); !same(a, c.startsA) || !same(b, c.startsB) {
@@ -174,7 +176,7 @@ func same(a, b []float64) bool {
 		return false
 	}
 	for i := range a {
-		if !near(a[i], b[i]) {
+		if !schedtest.Near(a[i], b[i]) {
 			return false
 		}
 	}

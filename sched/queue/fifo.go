@@ -1,6 +1,9 @@
 package queue
 
-import "github.com/netsched/netsched/sim"
+import (
+	"github.com/netsched/netsched/sched/internal/locate"
+	"github.com/netsched/netsched/sim"
+)
 
 func init() {
 	sim.Register(sim.Info{
@@ -27,26 +30,14 @@ func (f *FIFO) Offer(v *sim.View, m int) *sim.Task {
 			continue
 		}
 		if !f.yarn {
-			if t := firstInStageOrder(j, m); t != nil {
+			// stage then index order (the definition of fifo)
+			if t := locate.First(j.Stages, m); t != nil {
 				return t
 			}
 			continue
 		}
 		for p := range priorities {
 			if t, _ := pick(v, j, p, m, sim.OffSwitch); t != nil {
-				return t
-			}
-		}
-	}
-	return nil
-}
-
-// firstInStageOrder is a job's first waiting task that may run on m, by
-// stage then task index (the definition of fifo).
-func firstInStageOrder(j *sim.Job, m int) *sim.Task {
-	for _, st := range j.Stages {
-		if st.WaitingCount() > 0 {
-			if t := st.NextWaiting(m); t != nil {
 				return t
 			}
 		}

@@ -1,6 +1,10 @@
 package queue_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/netsched/netsched/sched/internal/schedtest"
+)
 
 // Request priorities inside a job with slow start, on one machine with two
 // 1 s slots. Maps read (node-local) files, so reducers come first once
@@ -35,7 +39,7 @@ scheduler: {name: fifo, params: {order: yarn}}
 	if !same(sorted(maps), []float64{0, 0, 1, 2}) || !same(sorted(reduces), []float64{1, 3}) {
 		t.Fatalf("maps start at %v and reducers at %v, want [0 0 1 2] and [1 3]", maps, reduces)
 	}
-	if got := jct(t, r, "A"); !near(got, 4) {
+	if got := jct(t, r, "A"); !schedtest.Near(got, 4) {
 		t.Fatalf("JCT = %v, want 4", got)
 	}
 }
@@ -53,7 +57,7 @@ workload:
         - {id: map, count: 3, input: 1MB, compute: 1s}
         - {id: reduce, after: [{stage: map, slowstart: 0.1}], count: 1, compute: 1s}
 scheduler: `+sched+"\n")
-		if got := jct(t, r, "A"); !near(got, 4) {
+		if got := jct(t, r, "A"); !schedtest.Near(got, 4) {
 			t.Errorf("%s: JCT = %v, want 4", sched, got)
 		}
 	}

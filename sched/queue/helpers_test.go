@@ -1,31 +1,19 @@
 package queue_test
 
 import (
-	"math"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/netsched/netsched/metrics"
-	"github.com/netsched/netsched/scenario"
+	"github.com/netsched/netsched/sched/internal/schedtest"
 	"github.com/netsched/netsched/sim"
 )
-
-// parse reads an inline scenario with check mode on.
-func parse(t testing.TB, doc string) *scenario.Scenario {
-	t.Helper()
-	sc, err := scenario.Parse(t.Name()+".yaml", []byte(doc), ".")
-	if err != nil {
-		t.Fatalf("scenario: %v", err)
-	}
-	sc.Check = true
-	return sc
-}
 
 // run simulates an inline scenario and fails the test on any error.
 func run(t testing.TB, doc string) *metrics.Result {
 	t.Helper()
-	res, err := sim.Run(parse(t, doc))
+	res, err := sim.Run(schedtest.Parse(t, doc))
 	if err != nil {
 		t.Fatalf("run: %v", err)
 	}
@@ -66,8 +54,6 @@ func startedIn(r *metrics.Result, job string, from, to float64) int {
 	}
 	return n
 }
-
-func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
 
 // wantErr checks that err mentions every fragment.
 func wantErr(t *testing.T, err error, fragments ...string) {

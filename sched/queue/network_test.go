@@ -1,6 +1,10 @@
 package queue_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/netsched/netsched/sched/internal/schedtest"
+)
 
 // Two jobs, each a map on machine 1 writing 2MB and a reducer on machine 0,
 // over 1MB/s NICs: both reducers fetch over machine 1's uplink at t=0.
@@ -29,7 +33,7 @@ scheduler: {name: SCHED, params: {network: NET}}
 			jctA, jctB float64
 		}{{"fifo", 3, 5}, {"fair", 5, 5}} {
 			r := run(t, replace(replace(doc, "SCHED", sched), "NET", c.net))
-			if a, b := jct(t, r, "A"), jct(t, r, "B"); !near(a, c.jctA) || !near(b, c.jctB) {
+			if a, b := jct(t, r, "A"), jct(t, r, "B"); !schedtest.Near(a, c.jctA) || !schedtest.Near(b, c.jctB) {
 				t.Errorf("%s with network %s: JCTs A=%v B=%v, want %v and %v", sched, c.net, a, b, c.jctA, c.jctB)
 			}
 		}

@@ -15,6 +15,7 @@ type share struct {
 // fairBefore is FairSharePolicy's comparator: demand before no demand, needy
 // (below min share) first, then least usage per weight, then earlier start,
 // then name. Each step decides only when the previous ones tie, as in YARN.
+// (nas and sw-delay use fairlist instead: fewest running only, no weights.)
 func fairBefore(a, b share) bool {
 	if (a.demand > 0) != (b.demand > 0) {
 		return a.demand > 0

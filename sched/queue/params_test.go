@@ -3,6 +3,7 @@ package queue_test
 import (
 	"testing"
 
+	"github.com/netsched/netsched/sched/internal/schedtest"
 	"github.com/netsched/netsched/sim"
 )
 
@@ -72,7 +73,7 @@ scheduler: {name: fair, params: {auto_create_queues: AUTO, queues: [{name: prod}
 		{"research", "true", []string{`job "B" names queue "research", which is a parent queue`}},
 		{"root", "true", []string{`job "B" names queue "root", which is a parent queue`}},
 	} {
-		sc := parse(t, replace(replace(doc, "QUEUE", c.queue), "AUTO", c.auto))
+		sc := schedtest.Parse(t, replace(replace(doc, "QUEUE", c.queue), "AUTO", c.auto))
 		s, err := sim.NewScheduler(sc.Scheduler.Name, sc.Scheduler.Params)
 		if err != nil {
 			t.Fatal(err)
@@ -83,7 +84,7 @@ scheduler: {name: fair, params: {auto_create_queues: AUTO, queues: [{name: prod}
 	// With auto-creation on, the unknown queue is created and the run ends;
 	// root.dev and root.prod tie at every offer and dev wins by name.
 	r := run(t, replace(replace(doc, "QUEUE", "dev"), "AUTO", "true"))
-	if a, b := jct(t, r, "A"), jct(t, r, "B"); !near(a, 4) || !near(b, 2) {
+	if a, b := jct(t, r, "A"), jct(t, r, "B"); !schedtest.Near(a, 4) || !schedtest.Near(b, 2) {
 		t.Fatalf("JCTs A=%v B=%v, want 4 and 2", a, b)
 	}
 	// Every scheduler here reports no error on a clean run.

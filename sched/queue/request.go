@@ -35,7 +35,8 @@ func waitingAt(j *sim.Job, p int) int {
 // (reducers started by slow start, holding their slot until the last map
 // output arrives) hold at most this share of the job's slots. Without it the
 // reduce-first priority could fill a cluster with reducers waiting for maps
-// that no longer get a slot.
+// that no longer get a slot. (nas and sw-delay use mapreduce.Rampup, which
+// also caps early reducers cluster-wide, standing in for reduce preemption.)
 const rampUp = 0.5
 
 // early reports whether st runs before all its parents finished.
@@ -75,7 +76,8 @@ func requested(st *sim.Stage, p int) bool {
 // location), in stage then index order. Map-like stages are searched
 // node-local first (a task pinned to m counts as node-local), then
 // rack-local if allowed is at least RackLocal, then anywhere if allowed is
-// OffSwitch.
+// OffSwitch. Each level spans all the job's stages at p (YARN's requests),
+// unlike locate.Nearest's stage by stage lookup that nas and sw-delay use.
 func pick(v *sim.View, j *sim.Job, p, m int, allowed sim.Locality) (*sim.Task, sim.Locality) {
 	if p == reduceLike {
 		return first(j, p, sim.NoPreference, func(st *sim.Stage) *sim.Task { return st.NextWaiting(m) })

@@ -4,6 +4,10 @@ import (
 	"math"
 	"sort"
 
+	"github.com/netsched/netsched/sched/internal/fairlist"
+	"github.com/netsched/netsched/sched/internal/locate"
+	"github.com/netsched/netsched/sched/internal/mapreduce"
+	"github.com/netsched/netsched/sched/queue"
 	"github.com/netsched/netsched/sim"
 )
 
@@ -21,11 +25,12 @@ func init() {
 
 // Scheduler is sw-delay. Build it with New or by name.
 type Scheduler struct {
-	cfg       Config
-	order     jobList // active jobs, fair order
-	byJob     map[*sim.Job]*job
-	slots     int // containers in the cluster
-	early     int // running reducers of jobs with maps waiting
+	cfg   Config
+	order fairlist.List[*job] // active jobs, fair order
+	byJob map[*sim.Job]*job
+	slots int // containers in the cluster
+	// rampup is the reduce ramp-up limit at 0.5, MR's default and nas's.
+	rampup    mapreduce.Rampup
 	deferring bool
 	stats     Stats
 }
@@ -47,11 +52,9 @@ func (s *Scheduler) Init(v *sim.View) error {
 	for _, m := range v.Machines() {
 		s.slots += m.Slots
 	}
+	s.rampup = mapreduce.Rampup{Limit: 0.5, Slots: s.slots}
 	if s.cfg.Skips < 0 {
-		// baselines.md §3.3: D >= -(M/R) ln(N(1-λ)/(1+N(1-λ))) for λ = 0.95,
-		// N = 20 tasks, R = 3 replicas, as the delay scheduler.
-		x := 20 * (1 - 0.95)
-		s.cfg.Skips = int(math.Ceil(-float64(len(v.Machines())) / 3 * math.Log(x/(1+x))))
+		s.cfg.Skips = queue.DefaultSkips(len(v.Machines())) // as the delay scheduler
 	}
 	return nil
 }
@@ -69,8 +72,8 @@ func (s *Scheduler) Offer(v *sim.View, m int) *sim.Task {
 	case u < s.cfg.ResumeBelow:
 		s.deferring = false
 	}
-	for _, j := range s.order {
-		if j.waitingMaps+j.waitingReduces == 0 {
+	for _, j := range s.order.All() {
+		if j.tasks.WaitingMaps+j.tasks.WaitingReduces == 0 {
 			continue
 		}
 		if t := s.reducer(v, j, m); t != nil {
@@ -93,8 +96,8 @@ func (s *Scheduler) deferred(v *sim.View, j *job) bool {
 	if j.deferredSince < 0 {
 		j.deferredSince = v.Now()
 	}
-	fair := float64(s.slots) / float64(len(s.order))
-	if v.Now()-j.deferredSince >= s.cfg.MaxDefer || float64(j.running) < (1-s.cfg.FairSlack)*fair {
+	fair := float64(s.slots) / float64(s.order.Len())
+	if v.Now()-j.deferredSince >= s.cfg.MaxDefer || float64(j.Running) < (1-s.cfg.FairSlack)*fair {
 		return false
 	}
 	s.stats.Deferrals++
@@ -105,20 +108,16 @@ func (s *Scheduler) deferred(v *sim.View, j *job) bool {
 // deferred, or unless m's rack already holds its share of j's reducers and
 // j has not yet been skipped D times.
 func (s *Scheduler) reducer(v *sim.View, j *job, m int) *sim.Task {
-	if j.waitingReduces == 0 || !s.rampup(j) || s.deferred(v, j) {
+	if j.tasks.WaitingReduces == 0 || !s.rampup.MayStartReducer(&j.tasks) || s.deferred(v, j) {
 		return nil
 	}
 	if r := v.RackOf(m); j.rackRed[r] >= j.reduceShare(r) && j.reduceSkips < s.cfg.Skips {
 		j.reduceSkips++
 		return nil
 	}
-	for _, st := range j.reduces {
-		if st.WaitingCount() > 0 {
-			if t := st.NextWaiting(m); t != nil {
-				j.reduceSkips = 0
-				return t
-			}
-		}
+	if t := locate.First(j.reduces, m); t != nil {
+		j.reduceSkips = 0
+		return t
 	}
 	return nil
 }
@@ -128,7 +127,7 @@ func (s *Scheduler) reducer(v *sim.View, j *job, m int) *sim.Task {
 // resets the skip count; otherwise the job is skipped until it was skipped
 // D times, then any map launches, the most local first.
 func (s *Scheduler) mapTask(v *sim.View, j *job, m int) *sim.Task {
-	if j.waitingMaps == 0 {
+	if j.tasks.WaitingMaps == 0 {
 		return nil
 	}
 	r := v.RackOf(m)
@@ -138,9 +137,9 @@ func (s *Scheduler) mapTask(v *sim.View, j *job, m int) *sim.Task {
 		if st.WaitingCount() == 0 || j.heavy && st.HasFileInput && !s.rackSet(v, j)[r] {
 			continue
 		}
-		t := st.LocalWaiting(m)
-		if t == nil && (!st.HasFileInput || j.heavy) {
-			t = localEnough(st, m, r)
+		t := locate.Local(st, m)
+		if t == nil && j.heavy && st.HasFileInput {
+			t = st.RackLocalWaiting(r) // inside the rack set, rack-local is local enough
 		}
 		if t != nil {
 			j.skips = 0
@@ -155,25 +154,11 @@ func (s *Scheduler) mapTask(v *sim.View, j *job, m int) *sim.Task {
 		if st.WaitingCount() == 0 {
 			continue
 		}
-		if t := st.LocalWaiting(m); t != nil {
-			return t
-		}
-		if t := localEnough(st, m, r); t != nil {
-			return t
-		}
-		if t := st.NextWaiting(m); t != nil {
+		if t := locate.Nearest(v, st, m); t != nil {
 			return t
 		}
 	}
 	return nil
-}
-
-// localEnough: a task without file input anywhere, else a rack-local one.
-func localEnough(st *sim.Stage, m, r int) *sim.Task {
-	if !st.HasFileInput {
-		return st.NextWaiting(m)
-	}
-	return st.RackLocalWaiting(r)
 }
 
 // rackSet is a heavy job's preferred racks, chosen at its first map offer:
@@ -200,7 +185,7 @@ func (s *Scheduler) rackSet(v *sim.View, j *job) []bool {
 		}
 	}
 	perRack := float64(s.slots) / float64(racks)
-	share := math.Min(float64(maps), math.Max(1, float64(s.slots)/float64(len(s.order))))
+	share := math.Min(float64(maps), math.Max(1, float64(s.slots)/float64(s.order.Len())))
 	k := min(racks, max(1, int(math.Ceil(share/perRack))))
 	ids := make([]int, racks)
 	for i := range ids {
@@ -213,16 +198,4 @@ func (s *Scheduler) rackSet(v *sim.View, j *job) []bool {
 	}
 	s.stats.RackSets++
 	return j.rackSet
-}
-
-// rampup stands in for the MR application master's reduce ramp-up limit
-// (0.5) and reduce preemption, which the engine does not model: while a
-// job has maps waiting, its reducers hold at most half of its containers,
-// and such early reducers at most half of the cluster, so reducers waiting
-// for maps cannot take every slot (the same rule as nas).
-func (s *Scheduler) rampup(j *job) bool {
-	if j.waitingMaps == 0 {
-		return true
-	}
-	return 2*(j.runReduces+1) <= j.runMaps+j.runReduces+1 && 2*(s.early+1) <= s.slots
 }

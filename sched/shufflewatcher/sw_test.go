@@ -2,17 +2,17 @@ package shufflewatcher_test
 
 import (
 	"fmt"
-	"math"
 	"strings"
 	"testing"
 
-	"github.com/netsched/netsched/metrics"
-	"github.com/netsched/netsched/scenario"
+	"github.com/netsched/netsched/sched/internal/schedtest"
 	"github.com/netsched/netsched/sched/shufflewatcher"
 	"github.com/netsched/netsched/sim"
 )
 
-// placed wraps sw-delay with a data placement chosen by the test.
+// placed wraps sw-delay with a data placement chosen by the test (nas's
+// tests have their own: embedding the concrete type keeps the optional
+// interfaces the engine looks for).
 type placed struct {
 	*shufflewatcher.Scheduler
 	replicas map[string][]int
@@ -20,47 +20,11 @@ type placed struct {
 
 func (p placed) PlaceInput(v *sim.View, t *sim.Task, n int) []int { return p.replicas[t.Job().ID] }
 
-func run(t *testing.T, doc string, s sim.Scheduler) *metrics.Result {
-	t.Helper()
-	sc, err := scenario.Parse(t.Name()+".yaml", []byte(doc), ".")
-	if err != nil {
-		t.Fatalf("scenario: %v", err)
-	}
-	sc.Check = true
-	sc.Output.Tasks = true
-	res, err := sim.RunWith(sc, s)
-	if err != nil {
-		t.Fatalf("run: %v", err)
-	}
-	return res
-}
-
 func config(fn func(c *shufflewatcher.Config)) shufflewatcher.Config {
 	c := shufflewatcher.DefaultConfig()
 	fn(&c)
 	return c
 }
-
-// tasks lists a job stage's task records.
-func tasks(r *metrics.Result, job, stage string) []metrics.TaskRecord {
-	var out []metrics.TaskRecord
-	for _, tr := range r.Tasks {
-		if tr.Job == job && tr.Stage == stage {
-			out = append(out, tr)
-		}
-	}
-	return out
-}
-
-func perMachine(r *metrics.Result, job, stage string, machines int) []int {
-	n := make([]int, machines)
-	for _, tr := range tasks(r, job, stage) {
-		n[tr.Machine]++
-	}
-	return n
-}
-
-func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
 
 // Idea 1, deferral. B's reducers fill every rack link over [0, 10] s; the
 // smoothed utilisation (1 s samples, 1 s window) is above 0.8 from 2 s and
@@ -94,13 +58,13 @@ workload:
 scheduler: sw-delay
 `
 	reps := map[string][]int{"H": {0}, "L": {0}}
-	r := run(t, doc, placed{shufflewatcher.New(config(func(c *shufflewatcher.Config) { c.FairSlack = 1 })), reps})
-	h, l := tasks(r, "H", "reduce")[0].Start, tasks(r, "L", "reduce")[0].Start
-	if !near(l, 5) || h < 10 || h > 12 {
+	r := schedtest.Run(t, doc, placed{shufflewatcher.New(config(func(c *shufflewatcher.Config) { c.FairSlack = 1 })), reps})
+	h, l := schedtest.Tasks(r, "H", "reduce")[0].Start, schedtest.Tasks(r, "L", "reduce")[0].Start
+	if !schedtest.Near(l, 5) || h < 10 || h > 12 {
 		t.Fatalf("no fairness guard: reducers of L at %v (want 5) and H at %v (want 10-12, after the congestion)", l, h)
 	}
-	r = run(t, doc, placed{shufflewatcher.New(shufflewatcher.DefaultConfig()), reps})
-	if h := tasks(r, "H", "reduce")[0].Start; !near(h, 5) {
+	r = schedtest.Run(t, doc, placed{shufflewatcher.New(shufflewatcher.DefaultConfig()), reps})
+	if h := schedtest.Tasks(r, "H", "reduce")[0].Start; !schedtest.Near(h, 5) {
 		t.Fatalf("fairness guard: H's reducer started at %v, want 5 (H is under its fair share)", h)
 	}
 }
@@ -127,11 +91,11 @@ workload:
         - {id: reduce, after: map, count: 4, compute: 1s}
 scheduler: sw-delay
 `
-	r := run(t, doc, shufflewatcher.New(config(func(c *shufflewatcher.Config) { c.Skips = 100 })))
-	if n := perMachine(r, "J1", "reduce", 2); n[0] != 3 || n[1] != 1 {
+	r := schedtest.Run(t, doc, shufflewatcher.New(config(func(c *shufflewatcher.Config) { c.Skips = 100 })))
+	if n := schedtest.PerMachine(r, "J1", "reduce", 2); n[0] != 3 || n[1] != 1 {
 		t.Fatalf("J1 reducers per rack %v, want [3 1]", n)
 	}
-	if n := perMachine(r, "J2", "reduce", 2); n[0] != 1 || n[1] != 3 {
+	if n := schedtest.PerMachine(r, "J2", "reduce", 2); n[0] != 1 || n[1] != 3 {
 		t.Fatalf("J2 reducers per rack %v, want [1 3]", n)
 	}
 }
@@ -159,12 +123,12 @@ scheduler: sw-delay
 	sw := func() placed {
 		return placed{shufflewatcher.New(config(func(c *shufflewatcher.Config) { c.Skips = 100 })), reps}
 	}
-	r := run(t, strings.Replace(doc, "RATIO", "2", 1), sw())
-	if n := perMachine(r, "A", "map", 4); n[0] != 1 || n[1] != 1 {
+	r := schedtest.Run(t, strings.Replace(doc, "RATIO", "2", 1), sw())
+	if n := schedtest.PerMachine(r, "A", "map", 4); n[0] != 1 || n[1] != 1 {
 		t.Fatalf("heavy job: maps per machine %v, want [1 1 0 0] (rack 0 only)", n)
 	}
-	r = run(t, strings.Replace(doc, "RATIO", "0.01", 1), sw())
-	if n := perMachine(r, "A", "map", 4); n[0] != 1 || n[2] != 1 {
+	r = schedtest.Run(t, strings.Replace(doc, "RATIO", "0.01", 1), sw())
+	if n := schedtest.PerMachine(r, "A", "map", 4); n[0] != 1 || n[2] != 1 {
 		t.Fatalf("light job: maps per machine %v, want [1 0 1 0] (node-local)", n)
 	}
 }
