@@ -58,7 +58,7 @@ func runWith(t *testing.T, doc string, s sim.Scheduler) (*sim.Engine, error) {
 }
 
 // One machine with two slots; four 1s maps and three reducers with
-// slow-start 0. Maps 0 and 1 end at t=1, the reducers become ready and take
+// slow-start 0.5. Maps 0 and 1 end at t=1, the reducers become ready and take
 // both slots, each waiting for maps 2 and 3, which can never start: the
 // run must stop at once with the deadlock, under immediate offers as under
 // heartbeats, although ticks and heartbeats keep producing events.
@@ -73,7 +73,7 @@ workload:
     - id: A
       stages:
         - {id: map, count: 4, compute: 1s, output: 1MB}
-        - {id: reduce, after: [{stage: map, slowstart: 0}], count: 3, compute: 1s}
+        - {id: reduce, after: [{stage: map, slowstart: 0.5}], count: 3, compute: 1s}
 scheduler: fifo
 `, &reducersFirst{})
 			if err != nil {

@@ -66,3 +66,30 @@ scheduler: fifo
 		t.Fatalf("shuffle bytes %+v, want 4MB rack-local", s)
 	}
 }
+
+// Slow-start 0 needs no finished map: the reducer is ready with the job
+// and takes the second slot at t=0, fetching as the map (1 s) finishes;
+// with slow-start 0.5 it would wait for the map. One slot per task: the
+// reducer starts at 0, fetches 1 MB at 1 MB/s over [1,2], computes 1 s.
+func TestSlowStartZeroReadyWithJob(t *testing.T) {
+	r := run(t, `
+cluster: {racks: 1, machines_per_rack: 2, slots_per_machine: 1, nic: 1MB/s}
+network: {topology: nonblocking}
+output: {tasks: true}
+workload:
+  jobs:
+    - id: A
+      stages:
+        - {id: map, tasks: [{compute: 1s, output: 1MB, pin: 0}]}
+        - {id: reduce, after: [{stage: map, slowstart: 0}], tasks: [{compute: 1s, pin: 1}]}
+scheduler: fifo
+`)
+	for _, tr := range r.Tasks {
+		if tr.Stage == "reduce" && tr.Start != 0 {
+			t.Errorf("reducer started at %v, want 0 (ready with the job)", tr.Start)
+		}
+	}
+	if got := jct(t, r, "A"); !near(got, 3) {
+		t.Errorf("JCT %v, want 3", got)
+	}
+}

@@ -249,6 +249,11 @@ func (e *Engine) stageReady(st *Stage) {
 	e.waitingTotal += len(st.Tasks)
 	e.taskArrival = true
 	e.observe(Event{Kind: StageReady, Job: j, Stage: st})
+	// A child with slow-start 0 needs no finished parent task: it is ready
+	// with its parent (Hadoop starts such reducers with the job).
+	for _, c := range st.Children {
+		e.maybeReady(c)
+	}
 }
 
 // maybeReady checks a child stage after one of its parents progressed.
