@@ -132,8 +132,8 @@ func (n *Network) pass(c int, allocEp uint64) {
 
 	// Region search. Link visits also sum what the rest of the link
 	// carries: higher classes (already final) and class-c bundles below cut.
-	n.epoch++
-	vis := n.epoch
+	vis := n.nextVis()
+	ev := uint32(vis)
 	a.region, a.queue, a.capped = a.region[:0], a.queue[:0], a.capped[:0]
 	for _, l := range a.seeds {
 		n.links[l].mark = vis
@@ -152,16 +152,16 @@ func (n *Network) pass(c int, allocEp uint64) {
 			e := &ln.ents[k]
 			switch {
 			case e.cls < c32:
-				base += e.rate * e.n
+				base += e.rate * float64(e.n)
 			case e.cls > c32:
-				lower += e.rate * e.n
-			case e.mark == vis || e.changed || e.rate >= cut:
-				if e.mark != vis {
+				lower += e.rate * float64(e.n)
+			case e.mark == ev || e.changed || e.rate >= cut:
+				if e.mark != ev {
 					n.enqueue(e.b, vis)
 				}
-				weight += e.n
+				weight += float64(e.n)
 			default:
-				base += e.rate * e.n
+				base += e.rate * float64(e.n)
 			}
 		}
 		ln.res = max(0, ln.cap-base)
@@ -176,6 +176,22 @@ func (n *Network) pass(c int, allocEp uint64) {
 	}
 }
 
+// nextVis starts a region search. Link entries keep only the low 32 bits of
+// the pass: when those wrap around, every entry mark is cleared so that no
+// stale mark can equal a new pass.
+func (n *Network) nextVis() uint64 {
+	n.epoch++
+	if uint32(n.epoch) == 0 {
+		for i := range n.links {
+			for k := range n.links[i].ents {
+				n.links[i].ents[k].mark = 0
+			}
+		}
+		n.epoch++
+	}
+	return n.epoch
+}
+
 // enqueue adds b to the region and its links to the search queue.
 func (n *Network) enqueue(b *bundle, vis uint64) {
 	a := &n.alloc
@@ -188,7 +204,7 @@ func (n *Network) enqueue(b *bundle, vis uint64) {
 	for k, l := range b.links() {
 		ln := &n.links[l]
 		e := &ln.ents[b.pos[k]]
-		e.mark, e.frozen = vis, false
+		e.mark, e.frozen = uint32(vis), false
 		if ln.mark != vis {
 			ln.mark = vis
 			a.queue = append(a.queue, l)
@@ -219,10 +235,10 @@ func (n *Network) divergence(l int32, c int, bound float64) float64 {
 	for k := range ln.ents {
 		switch e := &ln.ents[k]; {
 		case int(e.cls) < c:
-			avail -= e.rate * e.n
+			avail -= e.rate * float64(e.n)
 		case int(e.cls) == c:
 			fastest = max(fastest, e.rate)
-			w += e.n
+			w += float64(e.n)
 		}
 	}
 	if full {
@@ -259,9 +275,9 @@ func (n *Network) divergence(l int32, c int, bound float64) float64 {
 				}
 			}
 			if r < lvl {
-				frozen += r * e.n
+				frozen += r * float64(e.n)
 			} else {
-				left += e.n
+				left += float64(e.n)
 			}
 		}
 		if left == 0 {
@@ -283,6 +299,7 @@ func (n *Network) divergence(l int32, c int, bound float64) float64 {
 // keys are refreshed lazily when they reach the top.
 func (n *Network) waterFill(vis uint64) {
 	a := &n.alloc
+	ev := uint32(vis)
 	slices.SortFunc(a.capped, func(x, y *bundle) int {
 		if d := cmp.Compare(x.capv, y.capv); d != 0 {
 			return d
@@ -335,7 +352,7 @@ func (n *Network) waterFill(vis uint64) {
 		q.pop()
 		level = max(level, next)
 		for k := range ln.ents {
-			if e := &ln.ents[k]; e.mark == vis && !e.frozen {
+			if e := &ln.ents[k]; e.mark == ev && !e.frozen {
 				n.freeze(e.b, level)
 				unfrozen--
 			}
@@ -381,7 +398,7 @@ func (n *Network) refreshLoad(l int32, allocEp uint64) {
 	ln := &n.links[l]
 	load := 0.0
 	for k := range ln.ents {
-		load += ln.ents[k].rate * ln.ents[k].n
+		load += ln.ents[k].rate * float64(ln.ents[k].n)
 	}
 	n.setLoad(l, load, allocEp)
 }

@@ -273,7 +273,7 @@ func (n *Network) setRoute(b *bundle) {
 func (n *Network) syncEnts(b *bundle) {
 	for k, l := range b.links() {
 		e := &n.links[l].ents[b.pos[k]]
-		e.rate, e.n, e.changed = b.rate, b.n(), b.changed
+		e.rate, e.n, e.changed = b.rate, float32(b.n()), b.changed
 	}
 }
 

@@ -42,10 +42,12 @@ func newLink(name string, c float64) link {
 }
 
 type linkEnt struct {
-	b       *bundle
-	rate    float64 // per flow
-	n       float64 // flows
-	mark    uint64  // allocation pass that put the bundle in the region
+	b    *bundle
+	rate float64 // per flow
+	// n is the bundle's flow count: a float32 holds every count below 2^24
+	// exactly, and keeps an entry at 32 bytes (two per cache line).
+	n       float32
+	mark    uint32 // allocation pass that put the bundle in the region (low bits; see nextVis)
 	cls     int32
 	changed bool
 	frozen  bool // valid while mark is the current pass
