@@ -366,13 +366,20 @@ func (n *Network) waterFill(vis uint64) {
 func (n *Network) freeze(b *bundle, rate float64) {
 	b.frozen = true
 	w := b.n()
+	if rate != b.rate {
+		b.advance(n.now)
+		b.last = n.now
+		b.rate = rate
+	}
 	for k, l := range b.links() {
 		ln := &n.links[l]
 		ln.frozen += rate * w
 		ln.weight -= w
-		ln.ents[b.pos[k]].frozen = true
+		e := &ln.ents[b.pos[k]]
+		e.frozen = true
+		e.rate = rate
 	}
-	n.setRate(b, rate)
+	n.reschedule(b)
 }
 
 // setRate installs a bundle's rate at the current time and reschedules its
@@ -386,6 +393,11 @@ func (n *Network) setRate(b *bundle, r float64) {
 			n.links[l].ents[b.pos[k]].rate = r
 		}
 	}
+	n.reschedule(b)
+}
+
+// reschedule updates b's next completion in the event heap.
+func (n *Network) reschedule(b *bundle) {
 	if nx := b.nextFinish(); nx != b.next {
 		b.next = nx
 		n.events.set(b)
