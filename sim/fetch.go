@@ -58,13 +58,9 @@ func (e *Engine) pumpFetches(t *Task) {
 			t.receivedByte += s.bytes
 			continue
 		}
-		class := t.Class
-		if e.flowClasser != nil {
-			class = e.flowClasser.FlowClass(e.view, t, s.machine)
-			if class < 0 {
-				e.fail("scheduler %T gave %s a negative flow class %d", e.sched, t, class)
-				return
-			}
+		class, ok := e.flowClass(t, s.machine)
+		if !ok {
+			return
 		}
 		e.flowSeq++
 		id, err := e.net.Start(e.now, network.FlowSpec{Src: s.machine, Dst: t.Machine, Size: s.bytes, Class: class, Tag: e.flowSeq})
@@ -214,4 +210,20 @@ func (e *Engine) observe(ev Event) {
 		e.observer.Observe(e.view, ev)
 		e.checkScheduler()
 	}
+}
+
+// flowClass is the priority class of t's flow from src: the scheduler's
+// FlowClass when it has one (it may treat some sources apart, as PushBox
+// does intra-rack ones), else the task's class. ok is false when the run
+// failed on a negative class.
+func (e *Engine) flowClass(t *Task, src int) (class int, ok bool) {
+	if e.flowClasser == nil {
+		return t.Class, true
+	}
+	class = e.flowClasser.FlowClass(e.view, t, src)
+	if class < 0 {
+		e.fail("scheduler %T gave %s a negative flow class %d", e.sched, t, class)
+		return 0, false
+	}
+	return class, true
 }

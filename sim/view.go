@@ -41,8 +41,11 @@ func (v *View) Seed() uint64 { return v.e.sc.Seed }
 // Monitor is the network monitor's latest smoothed reading.
 func (v *View) Monitor() network.Sample { return v.e.net.Monitor() }
 
-// SetTaskClass changes the network priority class of a task's flows, those
-// in flight and those it starts later (PushBox re-orders priorities).
+// SetTaskClass changes the network priority class of a task, and so of its
+// flows in flight and those it starts later (PushBox re-orders
+// priorities). Each flow's class is derived as when it started: through
+// the scheduler's FlowClass when it has one, so a flow it classes by its
+// source (PushBox's intra-rack class) keeps that class.
 func (v *View) SetTaskClass(t *Task, class int) {
 	if class < 0 {
 		v.e.fail("scheduler %T set a negative class %d on %s", v.e.sched, class, t)
@@ -50,7 +53,11 @@ func (v *View) SetTaskClass(t *Task, class int) {
 	}
 	t.Class = class
 	for _, rec := range v.e.flowsOf(t) {
-		v.e.net.SetClass(v.e.now, rec.id, class)
+		c, ok := v.e.flowClass(t, rec.src)
+		if !ok {
+			return
+		}
+		v.e.net.SetClass(v.e.now, rec.id, c)
 	}
 }
 
