@@ -17,6 +17,7 @@ var metricLabels = map[string]string{
 	"makespan": "makespan", "throughput": "throughput",
 	"bytes.total.cross_rack": "cross-rack bytes", "bytes.total.rack_local": "rack-local bytes",
 	"bytes.total.node_local": "node-local bytes", "node_locality": "node locality",
+	"map_progress_at_first_reduce": "map progress at first reduce",
 	"congested_samples": "congested samples", "jobs": "jobs",
 }
 
