@@ -18,7 +18,7 @@ var metricLabels = map[string]string{
 	"bytes.total.cross_rack": "cross-rack bytes", "bytes.total.rack_local": "rack-local bytes",
 	"bytes.total.node_local": "node-local bytes", "node_locality": "node locality",
 	"map_progress_at_first_reduce": "map progress at first reduce",
-	"congested_samples": "congested samples", "jobs": "jobs",
+	"congested_samples":            "congested samples", "jobs": "jobs",
 }
 
 // MetricLabel is a metric's name for people ("p95 JCT").
