@@ -36,6 +36,7 @@ type allocScratch struct {
 	capped  []*bundle
 	delta   []int32 // links whose load changed in this allocation
 	lh      levelHeap
+	ev      uint32 // link-entry mark of the pass in progress (freeze writes it)
 }
 
 // relTol absorbs float noise when comparing levels and loads.
@@ -134,6 +135,7 @@ func (n *Network) pass(c int, allocEp uint64) {
 	// carries: higher classes (already final) and class-c bundles below cut.
 	vis := n.nextVis()
 	ev := uint32(vis)
+	a.ev = ev
 	a.region, a.queue, a.capped = a.region[:0], a.queue[:0], a.capped[:0]
 	for _, l := range a.seeds {
 		n.links[l].mark = vis
@@ -155,8 +157,10 @@ func (n *Network) pass(c int, allocEp uint64) {
 				base += e.rate * float64(e.n)
 			case e.cls > c32:
 				lower += e.rate * float64(e.n)
-			case e.mark == ev || e.changed || e.rate >= cut:
-				if e.mark != ev {
+			case e.changed || e.rate >= cut:
+				// A region bundle (the rule is the same on every link); the
+				// bundle's own mark says whether it was found already.
+				if e.b.mark != vis {
 					n.enqueue(e.b, vis)
 				}
 				weight += float64(e.n)
@@ -169,7 +173,7 @@ func (n *Network) pass(c int, allocEp uint64) {
 		ln.rest = base + lower // its new load is rest + frozen
 	}
 	n.AllocatedBundles += int64(len(a.region))
-	n.waterFill(vis)
+	n.waterFill(ev, c32, cut)
 	for _, l := range a.queue {
 		ln := &n.links[l]
 		n.setLoad(l, ln.rest+ln.frozen, allocEp)
@@ -201,10 +205,8 @@ func (n *Network) enqueue(b *bundle, vis uint64) {
 	if b.capv > 0 {
 		a.capped = append(a.capped, b)
 	}
-	for k, l := range b.links() {
+	for _, l := range b.links() {
 		ln := &n.links[l]
-		e := &ln.ents[b.pos[k]]
-		e.mark, e.frozen = uint32(vis), false
 		if ln.mark != vis {
 			ln.mark = vis
 			a.queue = append(a.queue, l)
@@ -291,15 +293,15 @@ func (n *Network) divergence(l int32, c int, bound float64) float64 {
 	}
 }
 
-// waterFill gives the region's bundles (pass vis) their max-min per-flow
+// waterFill gives the region's bundles (entries of class c with a rate of at
+// least cut or changed, on the pass's links; ev marks the frozen) their max-min per-flow
 // rates over links[l].res: all unfrozen flows rise together; the link whose capacity
 // runs out first (lowest saturation level) freezes the region bundles on
 // it; a cap freezes its bundle. Links sit in a heap keyed by saturation
 // level. A freeze only raises the levels of the bundle's other links, so
 // keys are refreshed lazily when they reach the top.
-func (n *Network) waterFill(vis uint64) {
+func (n *Network) waterFill(ev uint32, c int32, cut float64) {
 	a := &n.alloc
-	ev := uint32(vis)
 	slices.SortFunc(a.capped, func(x, y *bundle) int {
 		if d := cmp.Compare(x.capv, y.capv); d != 0 {
 			return d
@@ -352,7 +354,9 @@ func (n *Network) waterFill(vis uint64) {
 		q.pop()
 		level = max(level, next)
 		for k := range ln.ents {
-			if e := &ln.ents[k]; e.mark == ev && !e.frozen {
+			// Unfrozen region entries: the region rule, not yet marked by
+			// freeze in this pass (freeze overwrites the rate with the mark).
+			if e := &ln.ents[k]; e.mark != ev && e.cls == c && (e.changed || e.rate >= cut) {
 				n.freeze(e.b, level)
 				unfrozen--
 			}
@@ -376,8 +380,7 @@ func (n *Network) freeze(b *bundle, rate float64) {
 		ln.frozen += rate * w
 		ln.weight -= w
 		e := &ln.ents[b.pos[k]]
-		e.frozen = true
-		e.rate = rate
+		e.mark, e.rate = n.alloc.ev, rate
 	}
 	n.reschedule(b)
 }

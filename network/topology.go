@@ -47,10 +47,9 @@ type linkEnt struct {
 	// n is the bundle's flow count: a float32 holds every count below 2^24
 	// exactly, and keeps an entry at 32 bytes (two per cache line).
 	n       float32
-	mark    uint32 // allocation pass that put the bundle in the region (low bits; see nextVis)
+	mark    uint32 // low bits of the pass that froze the bundle (see nextVis)
 	cls     int32
 	changed bool
-	frozen  bool // valid while mark is the current pass
 }
 
 // advance integrates the link's load up to now.
