@@ -293,9 +293,10 @@ func (n *Network) divergence(l int32, c int, bound float64) float64 {
 	}
 }
 
-// waterFill gives the region's bundles (entries of class c with a rate of at
-// least cut or changed, on the pass's links; ev marks the frozen) their max-min per-flow
-// rates over links[l].res: all unfrozen flows rise together; the link whose capacity
+// waterFill gives the region's bundles their max-min per-flow rates over
+// links[l].res. On the pass's links, the region's entries are those of
+// class c that changed or have a rate of at least cut; freeze marks an
+// entry with ev. All unfrozen flows rise together; the link whose capacity
 // runs out first (lowest saturation level) freezes the region bundles on
 // it; a cap freezes its bundle. Links sit in a heap keyed by saturation
 // level. A freeze only raises the levels of the bundle's other links, so
