@@ -109,14 +109,12 @@ func openTrace(t *testing.T, name, content string) (workload.Source, string) {
 }
 
 func drain(src workload.Source) ([]string, error) {
+	jobs, err := workload.ReadAll(src)
 	var ids []string
-	for {
-		j, ok, err := src.Next()
-		if err != nil || !ok {
-			return ids, err
-		}
+	for _, j := range jobs {
 		ids = append(ids, j.ID)
 	}
+	return ids, err
 }
 
 func TestNativeJSONLSource(t *testing.T) {

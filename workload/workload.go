@@ -119,6 +119,19 @@ type Source interface {
 	Next() (job *Job, ok bool, err error)
 }
 
+// ReadAll reads src to its end. On a bad record it returns the jobs read
+// before it with the error.
+func ReadAll(src Source) ([]Job, error) {
+	var out []Job
+	for {
+		j, ok, err := src.Next()
+		if err != nil || !ok {
+			return out, err
+		}
+		out = append(out, *j)
+	}
+}
+
 // SliceSource replays a fixed list of jobs (already sorted by arrival).
 type SliceSource struct {
 	Jobs []Job

@@ -24,17 +24,11 @@ func twoRacks() *scenario.Scenario {
 
 func drain(t *testing.T, src workload.Source) []workload.Job {
 	t.Helper()
-	var out []workload.Job
-	for {
-		j, ok, err := src.Next()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !ok {
-			return out
-		}
-		out = append(out, *j)
+	out, err := workload.ReadAll(src)
+	if err != nil {
+		t.Fatal(err)
 	}
+	return out
 }
 
 func genMaps(count int, input, output float64) workload.Stage {

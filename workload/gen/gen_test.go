@@ -14,23 +14,20 @@ import (
 
 func drain(t testing.TB, src workload.Source) []workload.Job {
 	t.Helper()
-	var out []workload.Job
-	for {
-		j, ok, err := src.Next()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !ok {
-			return out
-		}
+	out, err := workload.ReadAll(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range out {
+		j := &out[i]
 		if err := j.Validate(0); err != nil {
 			t.Fatalf("job %s: %v", j.ID, err)
 		}
-		if n := len(out); n > 0 && j.Arrival < out[n-1].Arrival {
-			t.Fatalf("job %s arrives at %g, before its predecessor (%g)", j.ID, j.Arrival, out[n-1].Arrival)
+		if i > 0 && j.Arrival < out[i-1].Arrival {
+			t.Fatalf("job %s arrives at %g, before its predecessor (%g)", j.ID, j.Arrival, out[i-1].Arrival)
 		}
-		out = append(out, *j)
 	}
+	return out
 }
 
 func open(t testing.TB, open scenario.Opener, opts map[string]any, seed uint64) []workload.Job {
