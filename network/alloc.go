@@ -371,11 +371,7 @@ func (n *Network) waterFill(ev uint32, c int32, cut float64) {
 func (n *Network) freeze(b *bundle, rate float64) {
 	b.frozen = true
 	w := b.n()
-	if rate != b.rate {
-		b.advance(n.now)
-		b.last = n.now
-		b.rate = rate
-	}
+	b.rerate(n.now, rate)
 	for k, l := range b.links() {
 		ln := &n.links[l]
 		ln.frozen += rate * w
@@ -389,10 +385,7 @@ func (n *Network) freeze(b *bundle, rate float64) {
 // setRate installs a bundle's rate at the current time and reschedules its
 // next completion.
 func (n *Network) setRate(b *bundle, r float64) {
-	if r != b.rate {
-		b.advance(n.now)
-		b.last = n.now
-		b.rate = r
+	if b.rerate(n.now, r) {
 		for k, l := range b.links() {
 			n.links[l].ents[b.pos[k]].rate = r
 		}

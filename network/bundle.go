@@ -74,6 +74,18 @@ func (b *bundle) advance(now float64) {
 	}
 }
 
+// rerate switches the per-flow rate at now, first serving the old rate up to
+// now; it reports whether the rate changed.
+func (b *bundle) rerate(now, r float64) bool {
+	if r == b.rate {
+		return false
+	}
+	b.advance(now)
+	b.last = now
+	b.rate = r
+	return true
+}
+
 // nextFinish is the time the first flow completes at the current rate.
 func (b *bundle) nextFinish() float64 {
 	if b.nf == 0 || b.rate <= 0 {
