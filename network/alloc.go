@@ -92,7 +92,7 @@ func (n *Network) allocate() {
 		}
 	}
 	for _, b := range n.changed {
-		b.changed = false
+		b.changed, b.fresh = false, false
 		if !b.retired {
 			n.syncEnts(b)
 		}
@@ -244,6 +244,9 @@ func (n *Network) divergence(l int32, c int, bound float64) float64 {
 		}
 	}
 	if full {
+		if ln.goneEp == n.allocEp && int(ln.goneCls) == c {
+			fastest = max(fastest, ln.gone)
+		}
 		old = fastest
 	}
 	old = min(old, bound)
@@ -371,7 +374,7 @@ func (n *Network) waterFill(ev uint32, c int32, cut float64) {
 func (n *Network) freeze(b *bundle, rate float64) {
 	b.frozen = true
 	w := b.n()
-	b.rerate(n.now, rate)
+	moved := b.rerate(n.now, rate)
 	for k, l := range b.links() {
 		ln := &n.links[l]
 		ln.frozen += rate * w
@@ -379,13 +382,15 @@ func (n *Network) freeze(b *bundle, rate float64) {
 		e := &ln.ents[b.pos[k]]
 		e.mark, e.rate = n.alloc.ev, rate
 	}
-	n.reschedule(b)
+	if moved || b.changed { // same rate, same flows: same completion
+		n.reschedule(b)
+	}
 }
 
 // setRate installs a bundle's rate at the current time and reschedules its
 // next completion.
 func (n *Network) setRate(b *bundle, r float64) {
-	if b.rerate(n.now, r) {
+	if b.rerate(n.now, r) || b.fresh {
 		for k, l := range b.links() {
 			n.links[l].ents[b.pos[k]].rate = r
 		}
