@@ -31,12 +31,14 @@ import (
 type allocScratch struct {
 	classes []int
 	seeds   []int32
-	region  []*bundle
 	queue   []int32 // links of the region, in visiting order
 	capped  []*bundle
 	delta   []int32 // links whose load changed in this allocation
 	lh      levelHeap
 	ev      uint32 // link-entry mark of the pass in progress (freeze writes it)
+	// left counts the region's link entries not yet frozen: every link of
+	// a region bundle is searched, so each bundle has all its entries here.
+	left int
 }
 
 // relTol absorbs float noise when comparing levels and loads.
@@ -136,7 +138,7 @@ func (n *Network) pass(c int, allocEp uint64) {
 	vis := n.nextVis()
 	ev := uint32(vis)
 	a.ev = ev
-	a.region, a.queue, a.capped = a.region[:0], a.queue[:0], a.capped[:0]
+	a.queue, a.capped = a.queue[:0], a.capped[:0]
 	for _, l := range a.seeds {
 		n.links[l].mark = vis
 		a.queue = append(a.queue, l)
@@ -147,6 +149,7 @@ func (n *Network) pass(c int, allocEp uint64) {
 		}
 	}
 	c32 := int32(c)
+	a.left = 0
 	for i := 0; i < len(a.queue); i++ {
 		ln := &n.links[a.queue[i]]
 		base, weight, lower := 0.0, 0.0, 0.0
@@ -158,12 +161,19 @@ func (n *Network) pass(c int, allocEp uint64) {
 			case e.cls > c32:
 				lower += e.rate * float64(e.n)
 			case e.changed || e.rate >= cut:
-				// A region bundle (the rule is the same on every link); the
-				// bundle's own mark says whether it was found already.
-				if e.b.mark != vis {
+				// A region bundle (the rule is the same on every link). With
+				// two links and no cap, its other link is all the search
+				// needs; else the bundle's mark says whether it was found.
+				weight += float64(e.n)
+				a.left++
+				if e.peer >= 0 {
+					if p := &n.links[e.peer]; p.mark != vis {
+						p.mark = vis
+						a.queue = append(a.queue, e.peer)
+					}
+				} else if e.b.mark != vis {
 					n.enqueue(e.b, vis)
 				}
-				weight += float64(e.n)
 			default:
 				base += e.rate * float64(e.n)
 			}
@@ -172,7 +182,6 @@ func (n *Network) pass(c int, allocEp uint64) {
 		ln.weight, ln.frozen = weight, 0
 		ln.rest = base + lower // its new load is rest + frozen
 	}
-	n.AllocatedBundles += int64(len(a.region))
 	n.waterFill(ev, c32, cut)
 	for _, l := range a.queue {
 		ln := &n.links[l]
@@ -196,12 +205,13 @@ func (n *Network) nextVis() uint64 {
 	return n.epoch
 }
 
-// enqueue adds b to the region and its links to the search queue.
+// enqueue adds b's links to the search queue, and b to the capped list if
+// it has a cap. The region is not listed: the fill finds its bundles on
+// the links (the region rule is the same on every link).
 func (n *Network) enqueue(b *bundle, vis uint64) {
 	a := &n.alloc
 	b.mark = vis
 	b.frozen = false
-	a.region = append(a.region, b)
 	if b.capv > 0 {
 		a.capped = append(a.capped, b)
 	}
@@ -320,8 +330,8 @@ func (n *Network) waterFill(ev uint32, c int32, cut float64) {
 	}
 	q.heapify()
 	level := 0.0
-	unfrozen, ci := len(a.region), 0
-	for unfrozen > 0 {
+	ci := 0
+	for a.left > 0 {
 		for ci < len(a.capped) && a.capped[ci].frozen {
 			ci++
 		}
@@ -348,7 +358,6 @@ func (n *Network) waterFill(ev uint32, c int32, cut float64) {
 			b := a.capped[ci]
 			level = max(level, b.capv)
 			n.freeze(b, b.capv)
-			unfrozen--
 			continue
 		}
 		if len(q) == 0 {
@@ -362,7 +371,6 @@ func (n *Network) waterFill(ev uint32, c int32, cut float64) {
 			// freeze in this pass (freeze overwrites the rate with the mark).
 			if e := &ln.ents[k]; e.mark != ev && e.cls == c && (e.changed || e.rate >= cut) {
 				n.freeze(e.b, level)
-				unfrozen--
 			}
 		}
 	}
@@ -373,6 +381,8 @@ func (n *Network) waterFill(ev uint32, c int32, cut float64) {
 // frozen rate is final, and installing it here saves another visit to b.
 func (n *Network) freeze(b *bundle, rate float64) {
 	b.frozen = true
+	n.AllocatedBundles++
+	n.alloc.left -= int(b.nr)
 	w := b.n()
 	moved := b.rerate(n.now, rate)
 	for k, l := range b.links() {

@@ -202,3 +202,15 @@ func BenchmarkFB2010Fair(b *testing.B) {
 		b.ReportMetric(end, "sim-seconds")
 	}
 }
+
+// BenchmarkFB2010FairHead replays the first 200 coflows only: the same
+// kind of work in under a second, for A/B comparisons of allocator changes with
+// benchstat (-count 10) on a machine whose speed drifts over a full run.
+func BenchmarkFB2010FairHead(b *testing.B) {
+	ports, cs := loadFB2010(b)
+	cs = cs[:min(len(cs), 200)]
+	for b.Loop() {
+		_, _, n := replayFair(b, ports, cs)
+		b.ReportMetric(float64(n.AllocatedBundles)/float64(n.Allocations), "bundles/alloc")
+	}
+}

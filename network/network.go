@@ -265,7 +265,11 @@ func (n *Network) setRoute(b *bundle) {
 	for k, l := range b.links() {
 		ln := &n.links[l]
 		b.pos[k] = int32(len(ln.ents))
-		ln.ents = append(ln.ents, linkEnt{b: b, cls: b.cls})
+		peer := int32(-1)
+		if b.nr == 2 && b.capv == 0 {
+			peer = b.route[1-k]
+		}
+		ln.ents = append(ln.ents, linkEnt{b: b, cls: b.cls, peer: peer})
 	}
 	n.syncEnts(b)
 }

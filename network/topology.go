@@ -54,9 +54,13 @@ type linkEnt struct {
 	rate float64 // per flow
 	// n is the bundle's flow count: a float32 holds every count below 2^24
 	// exactly, and keeps an entry at 32 bytes (two per cache line).
-	n       float32
-	mark    uint32 // low bits of the pass that froze the bundle (see nextVis)
-	cls     int32
+	n    float32
+	mark uint32 // low bits of the pass that froze the bundle (see nextVis)
+	cls  int32
+	// peer is the bundle's other link when its route has exactly two links
+	// and it has no cap, else -1: the region search then needs nothing
+	// from the bundle itself.
+	peer    int32
 	changed bool
 }
 
