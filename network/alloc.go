@@ -370,7 +370,11 @@ func (n *Network) waterFill(ev uint32, c int32, cut float64) {
 			// Unfrozen region entries: the region rule, not yet marked by
 			// freeze in this pass (freeze overwrites the rate with the mark).
 			if e := &ln.ents[k]; e.mark != ev && e.cls == c && (e.changed || e.rate >= cut) {
-				n.freeze(e.b, level)
+				if e.peer >= 0 {
+					n.freezePeer(ln, e, level)
+				} else {
+					n.freeze(e.b, level)
+				}
 			}
 		}
 	}
@@ -394,6 +398,30 @@ func (n *Network) freeze(b *bundle, rate float64) {
 	}
 	if moved || b.changed { // same rate, same flows: same completion
 		n.reschedule(b)
+	}
+}
+
+// freezePeer is freeze for an uncapped two-link bundle, found through its
+// entry e on link ln: both entries are reached from e, and the bundle itself
+// is touched only if its rate or its flows changed.
+func (n *Network) freezePeer(ln *link, e *linkEnt, rate float64) {
+	n.AllocatedBundles++
+	n.alloc.left -= 2
+	w := float64(e.n)
+	p := &n.links[e.peer]
+	ln.frozen += rate * w
+	ln.weight -= w
+	p.frozen += rate * w
+	p.weight -= w
+	pe := &p.ents[e.peerPos]
+	moved := e.rate != rate || e.changed // entry rates are the bundle's
+	e.mark, e.rate = n.alloc.ev, rate
+	pe.mark, pe.rate = n.alloc.ev, rate
+	if moved {
+		b := e.b
+		if b.rerate(n.now, rate) || b.changed {
+			n.reschedule(b)
+		}
 	}
 }
 

@@ -265,11 +265,13 @@ func (n *Network) setRoute(b *bundle) {
 	for k, l := range b.links() {
 		ln := &n.links[l]
 		b.pos[k] = int32(len(ln.ents))
-		peer := int32(-1)
-		if b.nr == 2 && b.capv == 0 {
-			peer = b.route[1-k]
+		ln.ents = append(ln.ents, linkEnt{b: b, cls: b.cls, peer: -1})
+	}
+	if b.nr == 2 && b.capv == 0 {
+		for k, l := range b.links() {
+			e := &n.links[l].ents[b.pos[k]]
+			e.peer, e.peerPos = b.route[1-k], b.pos[1-k]
 		}
-		ln.ents = append(ln.ents, linkEnt{b: b, cls: b.cls, peer: peer})
 	}
 	n.syncEnts(b)
 }
@@ -303,8 +305,12 @@ func (n *Network) detach(b *bundle) {
 		}
 		i, last := b.pos[k], int32(len(ln.ents)-1)
 		if i != last {
-			m := ln.ents[last].b
-			ln.ents[i] = ln.ents[last]
+			me := &ln.ents[i]
+			*me = ln.ents[last]
+			if me.peer >= 0 {
+				n.links[me.peer].ents[me.peerPos].peerPos = i
+			}
+			m := me.b
 			for mk, ml := range m.links() {
 				if ml == l {
 					m.pos[mk] = i

@@ -58,10 +58,11 @@ type linkEnt struct {
 	mark uint32 // low bits of the pass that froze the bundle (see nextVis)
 	cls  int32
 	// peer is the bundle's other link when its route has exactly two links
-	// and it has no cap, else -1: the region search then needs nothing
-	// from the bundle itself.
-	peer    int32
-	changed bool
+	// and it has no cap, else -1, and peerPos its entry there: the region
+	// search and the freeze of an unchanged rate then need nothing from
+	// the bundle itself.
+	peer, peerPos int32
+	changed       bool
 }
 
 // advance integrates the link's load up to now.
