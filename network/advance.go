@@ -21,10 +21,7 @@ func (n *Network) NextEvent() float64 {
 }
 
 func (n *Network) nextTime() float64 {
-	t := Inf
-	if b := n.events.top(); b != nil {
-		t = b.next
-	}
+	_, t := n.events.top()
 	if n.ocs != nil {
 		t = min(t, n.ocs.nextEvent())
 	}
@@ -92,8 +89,8 @@ func (n *Network) complete(te float64) []Completion {
 	batch := n.batch[:0]
 	horizon := te + timeTol(te)
 	for {
-		b := n.events.top()
-		if b == nil || b.next > horizon {
+		b, next := n.events.top()
+		if b == nil || next > horizon {
 			break
 		}
 		b.advance(te)
@@ -111,9 +108,7 @@ func (n *Network) complete(te float64) []Completion {
 		if len(b.flows) == 0 {
 			n.retire(b)
 		} else {
-			n.markDirty(b)
-			b.next = b.nextFinish()
-			n.events.set(b)
+			n.markDirty(b) // its key, the time just passed, stays a lower bound
 		}
 	}
 	if len(batch) > 1 {

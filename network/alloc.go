@@ -388,6 +388,7 @@ func (n *Network) freeze(b *bundle, rate float64) {
 	n.AllocatedBundles++
 	n.alloc.left -= int(b.nr)
 	w := b.n()
+	faster := rate > b.rate
 	moved := b.rerate(n.now, rate)
 	for k, l := range b.links() {
 		ln := &n.links[l]
@@ -396,8 +397,8 @@ func (n *Network) freeze(b *bundle, rate float64) {
 		e := &ln.ents[b.pos[k]]
 		e.mark, e.rate = n.alloc.ev, rate
 	}
-	if moved || b.changed { // same rate, same flows: same completion
-		n.reschedule(b)
+	if moved && faster || b.changed { // a slower completion keeps its key
+		n.events.lower(b)
 	}
 }
 
@@ -419,8 +420,8 @@ func (n *Network) freezePeer(ln *link, e *linkEnt, rate float64) {
 	pe.mark, pe.rate = n.alloc.ev, rate
 	if moved {
 		b := e.b
-		if b.rerate(n.now, rate) || b.changed {
-			n.reschedule(b)
+		if faster := rate > b.rate; b.rerate(n.now, rate) && faster || e.changed {
+			n.events.lower(b)
 		}
 	}
 }
@@ -433,15 +434,7 @@ func (n *Network) setRate(b *bundle, r float64) {
 			n.links[l].ents[b.pos[k]].rate = r
 		}
 	}
-	n.reschedule(b)
-}
-
-// reschedule updates b's next completion in the event heap.
-func (n *Network) reschedule(b *bundle) {
-	if nx := b.nextFinish(); nx != b.next {
-		b.next = nx
-		n.events.set(b)
-	}
+	n.events.lower(b)
 }
 
 // refreshLoad recomputes a link's load from its entries; a changed load
