@@ -94,7 +94,7 @@ func (n *Network) allocate() {
 		}
 	}
 	for _, b := range n.changed {
-		b.changed, b.fresh = false, false
+		b.changed = false
 		if !b.retired {
 			n.syncEnts(b)
 		}
@@ -254,9 +254,6 @@ func (n *Network) divergence(l int32, c int, bound float64) float64 {
 		}
 	}
 	if full {
-		if ln.goneEp == n.allocEp && int(ln.goneCls) == c {
-			fastest = max(fastest, ln.gone)
-		}
 		old = fastest
 	}
 	old = min(old, bound)
@@ -429,7 +426,7 @@ func (n *Network) freezePeer(ln *link, e *linkEnt, rate float64) {
 // setRate installs a bundle's rate at the current time and reschedules its
 // next completion.
 func (n *Network) setRate(b *bundle, r float64) {
-	if b.rerate(n.now, r) || b.fresh {
+	if b.rerate(n.now, r) {
 		for k, l := range b.links() {
 			n.links[l].ents[b.pos[k]].rate = r
 		}

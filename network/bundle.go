@@ -55,9 +55,6 @@ type bundle struct {
 	flows []*flow // min-heap on (finish, id)
 	key   bundleKey
 	kind  pathKind
-	// fresh: routed (or re-routed) since the last allocation, so no
-	// allocation has given it a rate on its links yet.
-	fresh bool
 	aidx  int // position in Network.all
 }
 

@@ -260,7 +260,6 @@ func (n *Network) newBundle(k bundleKey) *bundle {
 
 // setRoute computes b's links for its kind and attaches b to them.
 func (n *Network) setRoute(b *bundle) {
-	b.fresh = true
 	b.nr = n.topo.route(&b.route, b.key.src, b.key.dst, b.kind)
 	for k, l := range b.links() {
 		ln := &n.links[l]
@@ -276,33 +275,19 @@ func (n *Network) setRoute(b *bundle) {
 	n.syncEnts(b)
 }
 
-// syncEnts copies b's rate, size and changed flag into its link entries. On
-// a fresh route the rate is 0: the last allocation put nothing there, and
-// the allocator reads entry rates as that allocation's.
+// syncEnts copies b's rate, size and changed flag into its link entries.
 func (n *Network) syncEnts(b *bundle) {
-	r := b.rate
-	if b.fresh {
-		r = 0
-	}
 	for k, l := range b.links() {
 		e := &n.links[l].ents[b.pos[k]]
-		e.rate, e.n, e.changed = r, float32(b.n()), b.changed
+		e.rate, e.n, e.changed = b.rate, float32(b.n()), b.changed
 	}
 }
 
 // detach removes b from its links' entries and marks the links dirty.
 func (n *Network) detach(b *bundle) {
 	c := b.class()
-	next := n.epoch + 1 // the allocation that will see the change
 	for k, l := range b.links() {
 		ln := &n.links[l]
-		switch {
-		case b.fresh: // the last allocation never saw it here
-		case ln.goneEp != next:
-			ln.gone, ln.goneCls, ln.goneEp = b.rate, b.cls, next
-		case ln.goneCls == b.cls: // another class's departures are not its business
-			ln.gone = max(ln.gone, b.rate)
-		}
 		i, last := b.pos[k], int32(len(ln.ents)-1)
 		if i != last {
 			me := &ln.ents[i]

@@ -28,14 +28,6 @@ type link struct {
 	oldLoad float64
 	loadEp  uint64
 
-	// The fastest per-flow rate among the class-goneCls bundles that left
-	// the link since the last allocation (valid while goneEp is the next
-	// allocation's epoch): the old fill's level on the link may have been
-	// theirs.
-	gone    float64
-	goneCls int32
-	goneEp  uint64
-
 	// Allocation scratch, valid while mark == the current pass.
 	mark   uint64
 	delta  uint64  // allocation in which its load changed (a seed for lower classes)
