@@ -266,7 +266,7 @@ func (n *Network) setRoute(b *bundle) {
 		b.pos[k] = int32(len(ln.ents))
 		ln.ents = append(ln.ents, linkEnt{b: b, cls: b.cls, peer: -1})
 	}
-	if b.nr == 2 && b.capv == 0 {
+	if b.nr == 2 && b.capv == 0 && b.cls != explicitClass {
 		for k, l := range b.links() {
 			e := &n.links[l].ents[b.pos[k]]
 			e.peer, e.peerPos = b.route[1-k], b.pos[1-k]

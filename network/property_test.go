@@ -164,6 +164,7 @@ func checkAllocation(t *rapid.T, n *Network, cfg Config, fs []*refFlow) {
 			t.Fatalf("link %d load %v above capacity %v", l, load[l], caps[l])
 		}
 	}
+	checkEntries(t, n)
 	want := refRates(caps, fs)
 	got := make([]float64, len(fs))
 	for i, f := range fs {
@@ -200,6 +201,32 @@ func checkAllocation(t *rapid.T, n *Network, cfg Config, fs []*refFlow) {
 		}
 		if !ok {
 			t.Fatalf("flow %d (%+v) at rate %v has no bottleneck", f.id, *f, got[i])
+		}
+	}
+}
+
+// checkEntries verifies the links' entry arrays against the bundles: each
+// entry's bundle knows its position, the entry mirrors the bundle's rate,
+// flow count and class, and a two-link bundle's entries point at each other.
+func checkEntries(t *rapid.T, n *Network) {
+	for l := range n.links {
+		for k, e := range n.links[l].ents {
+			b := e.b
+			at := slices.Index(b.links(), int32(l))
+			if at < 0 || b.pos[at] != int32(k) {
+				t.Fatalf("link %d entry %d: bundle %v does not place itself there (route %v, pos %v)", l, k, b.key, b.links(), b.pos[:b.nr])
+			}
+			if e.rate != b.rate || float64(e.n) != b.n() || e.cls != b.cls || e.changed != b.changed {
+				t.Fatalf("link %d entry %d: %+v does not mirror its bundle (rate %v, n %v, class %d)", l, k, e, b.rate, b.n(), b.cls)
+			}
+			if two := b.nr == 2 && b.capv == 0 && b.cls != explicitClass; two != (e.peer >= 0) {
+				t.Fatalf("link %d entry %d: peer %d for a bundle with %d links and cap %v", l, k, e.peer, b.nr, b.capv)
+			}
+			if e.peer >= 0 {
+				if e.peer != b.route[1-at] || e.peerPos != b.pos[1-at] {
+					t.Fatalf("link %d entry %d: peer %d/%d, bundle's other entry is %d/%d", l, k, e.peer, e.peerPos, b.route[1-at], b.pos[1-at])
+				}
+			}
 		}
 	}
 }
