@@ -21,7 +21,10 @@ func (n *Network) NextEvent() float64 {
 }
 
 func (n *Network) nextTime() float64 {
-	_, t := n.events.top()
+	t := Inf
+	if b := n.events.top(); b != nil {
+		t = b.next
+	}
 	if n.ocs != nil {
 		t = min(t, n.ocs.nextEvent())
 	}
@@ -89,8 +92,8 @@ func (n *Network) complete(te float64) []Completion {
 	batch := n.batch[:0]
 	horizon := te + timeTol(te)
 	for {
-		b, next := n.events.top()
-		if b == nil || next > horizon {
+		b := n.events.top()
+		if b == nil || b.next > horizon {
 			break
 		}
 		b.advance(te)
@@ -108,7 +111,9 @@ func (n *Network) complete(te float64) []Completion {
 		if len(b.flows) == 0 {
 			n.retire(b)
 		} else {
-			n.markDirty(b) // its key, the time just passed, stays a lower bound
+			n.markDirty(b)
+			b.next = b.nextFinish()
+			n.events.set(b)
 		}
 	}
 	if len(batch) > 1 {

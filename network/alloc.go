@@ -39,6 +39,9 @@ type allocScratch struct {
 	// left counts the region's link entries not yet frozen: every link of
 	// a region bundle is searched, so each bundle has all its entries here.
 	left int
+	// dead counts the link heap's entries whose links have no unfrozen
+	// flows left (all frozen on other links): they are dropped in bulk.
+	dead int
 }
 
 // relTol absorbs float noise when comparing levels and loads.
@@ -323,20 +326,32 @@ func (n *Network) waterFill(ev uint32, c int32, cut float64) {
 	for _, l := range a.queue {
 		if ln := &n.links[l]; ln.weight > 0.5 {
 			q = append(q, levelEntry{ln.res / ln.weight, l})
+			ln.inHeap = true
 		}
 	}
 	q.heapify()
+	a.dead = 0
 	level := 0.0
 	ci := 0
 	for a.left > 0 {
 		for ci < len(a.capped) && a.capped[ci].frozen {
 			ci++
 		}
+		// Links whose flows were all frozen elsewhere would each cost a pop
+		// when they surface; once they are half the heap, drop them at
+		// once. The top is the least (key, link) either way, so this never
+		// changes which link saturates next.
+		if a.dead > len(q)/2 {
+			q = slices.DeleteFunc(q, func(e levelEntry) bool { return n.links[e.l].weight <= 0.5 })
+			q.heapify()
+			a.dead = 0
+		}
 		// Bring the heap top up to date (lazy keys only ever rise).
 		for len(q) > 0 {
 			ln := &n.links[q[0].l]
 			if ln.weight <= 0.5 { // weights count flows: nothing left
 				ln.weight = 0
+				a.dead--
 				q.pop()
 				continue
 			}
@@ -362,6 +377,7 @@ func (n *Network) waterFill(ev uint32, c int32, cut float64) {
 		}
 		ln := &n.links[q[0].l]
 		q.pop()
+		ln.inHeap = false
 		level = max(level, next)
 		for k := range ln.ents {
 			// Unfrozen region entries: the region rule, not yet marked by
@@ -375,6 +391,9 @@ func (n *Network) waterFill(ev uint32, c int32, cut float64) {
 			}
 		}
 	}
+	for _, e := range q {
+		n.links[e.l].inHeap = false
+	}
 	a.lh = q[:0]
 }
 
@@ -385,17 +404,26 @@ func (n *Network) freeze(b *bundle, rate float64) {
 	n.AllocatedBundles++
 	n.alloc.left -= int(b.nr)
 	w := b.n()
-	faster := rate > b.rate
 	moved := b.rerate(n.now, rate)
 	for k, l := range b.links() {
 		ln := &n.links[l]
 		ln.frozen += rate * w
-		ln.weight -= w
+		n.unweigh(ln, w)
 		e := &ln.ents[b.pos[k]]
 		e.mark, e.rate = n.alloc.ev, rate
 	}
-	if moved && faster || b.changed { // a slower completion keeps its key
-		n.events.lower(b)
+	if moved || b.changed { // same rate, same flows: same completion
+		n.reschedule(b)
+	}
+}
+
+// unweigh takes w frozen flows off a link, counting it dead in the link heap
+// when it has none left.
+func (n *Network) unweigh(ln *link, w float64) {
+	ln.weight -= w
+	if ln.weight <= 0.5 && ln.inHeap {
+		ln.inHeap = false
+		n.alloc.dead++
 	}
 }
 
@@ -408,17 +436,17 @@ func (n *Network) freezePeer(ln *link, e *linkEnt, rate float64) {
 	w := float64(e.n)
 	p := &n.links[e.peer]
 	ln.frozen += rate * w
-	ln.weight -= w
+	n.unweigh(ln, w)
 	p.frozen += rate * w
-	p.weight -= w
+	n.unweigh(p, w)
 	pe := &p.ents[e.peerPos]
 	moved := e.rate != rate || e.changed // entry rates are the bundle's
 	e.mark, e.rate = n.alloc.ev, rate
 	pe.mark, pe.rate = n.alloc.ev, rate
 	if moved {
 		b := e.b
-		if faster := rate > b.rate; b.rerate(n.now, rate) && faster || e.changed {
-			n.events.lower(b)
+		if b.rerate(n.now, rate) || b.changed {
+			n.reschedule(b)
 		}
 	}
 }
@@ -431,7 +459,15 @@ func (n *Network) setRate(b *bundle, r float64) {
 			n.links[l].ents[b.pos[k]].rate = r
 		}
 	}
-	n.events.lower(b)
+	n.reschedule(b)
+}
+
+// reschedule updates b's next completion in the event heap.
+func (n *Network) reschedule(b *bundle) {
+	if nx := b.nextFinish(); nx != b.next {
+		b.next = nx
+		n.events.set(b)
+	}
 }
 
 // refreshLoad recomputes a link's load from its entries; a changed load

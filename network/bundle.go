@@ -48,6 +48,7 @@ type bundle struct {
 	clock  float64 // per-flow service up to time last
 	last   float64
 	first  float64 // finish clock of flows[0] (Inf when empty)
+	next   float64 // time its first flow completes (Inf if never)
 	served float64 // bytes carried since created or last re-routed; folded into Stats then
 	hidx   int     // position in the event heap, -1 if absent
 	seq    uint64  // creation order: deterministic tie-breaks

@@ -5,10 +5,9 @@ package network
 // lines; bundles store their index.
 //
 // Keys are lower bounds: a completion that moves later (the bundle slowed
-// down, or its first flow finished) leaves its key alone and is corrected
-// only when it reaches the top, so half of all rate changes cost no heap
-// work and not even a division. A completion that moves earlier sifts up at
-// once. Bundles keep no copy of their next completion: the top computes it.
+// down) leaves its key alone and is corrected only if it reaches the top,
+// so half of all rate changes cost no heap work. A completion that moves
+// earlier sifts up at once.
 type eventHeap []eventEntry
 
 type eventEntry struct {
@@ -24,17 +23,15 @@ func (e *eventEntry) less(o *eventEntry) bool {
 	return e.seq < o.seq
 }
 
-// lower records that b's next completion may have moved earlier than its
-// key (it sped up or gained flows), or that b may now have one.
-func (h *eventHeap) lower(b *bundle) {
-	nx := b.nextFinish()
+// set records that b.next changed.
+func (h *eventHeap) set(b *bundle) {
 	switch {
-	case b.hidx < 0 && nx < Inf:
+	case b.hidx < 0 && b.next < Inf:
 		b.hidx = len(*h)
-		*h = append(*h, eventEntry{nx, b.seq, b})
+		*h = append(*h, eventEntry{b.next, b.seq, b})
 		h.up(b.hidx)
-	case b.hidx >= 0 && nx < (*h)[b.hidx].next:
-		(*h)[b.hidx].next = nx
+	case b.hidx >= 0 && b.next < (*h)[b.hidx].next:
+		(*h)[b.hidx].next = b.next
 		h.up(b.hidx)
 	}
 }
@@ -56,23 +53,22 @@ func (h *eventHeap) remove(b *bundle) {
 	b.hidx = -1
 }
 
-// top returns the bundle with the earliest completion and its time (Inf if
-// none), after correcting stale keys that reached the top.
-func (h *eventHeap) top() (*bundle, float64) {
+// top returns the bundle with the earliest completion, after correcting
+// stale keys that reached the top.
+func (h *eventHeap) top() *bundle {
 	for len(*h) > 0 {
 		e := &(*h)[0]
-		nx := e.b.nextFinish()
-		if nx == e.next {
-			return e.b, nx
+		if e.b.next == e.next {
+			return e.b
 		}
-		if nx == Inf {
+		if e.b.next == Inf {
 			h.remove(e.b)
 			continue
 		}
-		e.next = nx
+		e.next = e.b.next
 		h.down(0)
 	}
-	return nil, Inf
+	return nil
 }
 
 func (h eventHeap) up(i int) {

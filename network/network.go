@@ -238,7 +238,7 @@ func (n *Network) leave(fl *flow) float64 {
 
 func (n *Network) newBundle(k bundleKey) *bundle {
 	n.seq++
-	b := &bundle{key: k, capv: k.cap, seq: n.seq, cls: classOf(k), last: n.now, hidx: -1, first: Inf}
+	b := &bundle{key: k, capv: k.cap, seq: n.seq, cls: classOf(k), last: n.now, hidx: -1, next: Inf, first: Inf}
 	b.kind = n.topo.kindOf(k.src, k.dst)
 	if k.elephant && n.ocs.active(n.topo.machines[k.src].Rack, n.topo.machines[k.dst].Rack, n.now) {
 		b.kind = pathOCS

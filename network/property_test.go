@@ -165,6 +165,7 @@ func checkAllocation(t *rapid.T, n *Network, cfg Config, fs []*refFlow) {
 		}
 	}
 	checkEntries(t, n)
+	checkEventKeys(t, n)
 	want := refRates(caps, fs)
 	got := make([]float64, len(fs))
 	for i, f := range fs {
@@ -227,6 +228,24 @@ func checkEntries(t *rapid.T, n *Network) {
 					t.Fatalf("link %d entry %d: peer %d/%d, bundle's other entry is %d/%d", l, k, e.peer, e.peerPos, b.route[1-at], b.pos[1-at])
 				}
 			}
+		}
+	}
+}
+
+// checkEventKeys verifies that every bundle with a completion ahead is in
+// the event heap under a key no later than that completion, to the last
+// bit: a key above it would let later events run first.
+func checkEventKeys(t *rapid.T, n *Network) {
+	for _, b := range n.all {
+		switch {
+		case b.next != b.nextFinish() && !b.key.elephant:
+			// (the circuit controller advances elephants' clocks to read
+			// their demand; the cached time stays the one of their last change)
+			t.Fatalf("bundle %v: cached completion %v, now %v", b.key, b.next, b.nextFinish())
+		case b.hidx < 0 && b.next < Inf:
+			t.Fatalf("bundle %v completes at %v but is not in the event heap", b.key, b.next)
+		case b.hidx >= 0 && n.events[b.hidx].next > b.next:
+			t.Fatalf("bundle %v: event key %v above its completion %v", b.key, n.events[b.hidx].next, b.next)
 		}
 	}
 }

@@ -34,6 +34,7 @@ type link struct {
 	res    float64 // capacity left for the region being filled
 	frozen float64 // load of region bundles already frozen
 	weight float64 // number of unfrozen region flows crossing
+	inHeap bool    // in the fill's link heap with unfrozen flows left
 	rest   float64 // load of the bundles outside the region
 }
 
