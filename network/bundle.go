@@ -51,6 +51,7 @@ type bundle struct {
 	next   float64 // time its first flow completes (Inf if never)
 	served float64 // bytes carried since created or last re-routed; folded into Stats then
 	hidx   int     // position in the event heap, -1 if absent
+	hkey   float64 // its key there: a slower completion is told apart without reading the heap
 	seq    uint64  // creation order: deterministic tie-breaks
 
 	flows []*flow // min-heap on (finish, id)

@@ -27,11 +27,11 @@ func (e *eventEntry) less(o *eventEntry) bool {
 func (h *eventHeap) set(b *bundle) {
 	switch {
 	case b.hidx < 0 && b.next < Inf:
-		b.hidx = len(*h)
+		b.hidx, b.hkey = len(*h), b.next
 		*h = append(*h, eventEntry{b.next, b.seq, b})
 		h.up(b.hidx)
-	case b.hidx >= 0 && b.next < (*h)[b.hidx].next:
-		(*h)[b.hidx].next = b.next
+	case b.hidx >= 0 && b.next < b.hkey: // (a later one keeps its key)
+		(*h)[b.hidx].next, b.hkey = b.next, b.next
 		h.up(b.hidx)
 	}
 }
@@ -65,7 +65,7 @@ func (h *eventHeap) top() *bundle {
 			h.remove(e.b)
 			continue
 		}
-		e.next = e.b.next
+		e.next, e.b.hkey = e.b.next, e.b.next
 		h.down(0)
 	}
 	return nil

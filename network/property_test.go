@@ -246,6 +246,8 @@ func checkEventKeys(t *rapid.T, n *Network) {
 			t.Fatalf("bundle %v completes at %v but is not in the event heap", b.key, b.next)
 		case b.hidx >= 0 && n.events[b.hidx].next > b.next:
 			t.Fatalf("bundle %v: event key %v above its completion %v", b.key, n.events[b.hidx].next, b.next)
+		case b.hidx >= 0 && n.events[b.hidx].next != b.hkey:
+			t.Fatalf("bundle %v: event key %v, its copy %v", b.key, n.events[b.hidx].next, b.hkey)
 		}
 	}
 }
