@@ -404,15 +404,24 @@ func (n *Network) freeze(b *bundle, rate float64) {
 	n.AllocatedBundles++
 	n.alloc.left -= int(b.nr)
 	w := b.n()
-	moved := b.rerate(n.now, rate)
 	for k, l := range b.links() {
 		ln := &n.links[l]
-		ln.frozen += rate * w
-		n.unweigh(ln, w)
-		e := &ln.ents[b.pos[k]]
-		e.mark, e.rate = n.alloc.ev, rate
+		n.settle(ln, &ln.ents[b.pos[k]], rate, w)
 	}
-	if moved || b.changed { // same rate, same flows: same completion
+	n.install(b, rate)
+}
+
+// settle records on link ln that the w flows of entry e froze at rate.
+func (n *Network) settle(ln *link, e *linkEnt, rate, w float64) {
+	ln.frozen += rate * w
+	n.unweigh(ln, w)
+	e.mark, e.rate = n.alloc.ev, rate
+}
+
+// install gives b its frozen rate and fixes its completion time unless
+// neither the rate nor its flows changed.
+func (n *Network) install(b *bundle, rate float64) {
+	if b.rerate(n.now, rate) || b.changed {
 		n.reschedule(b)
 	}
 }
@@ -434,20 +443,12 @@ func (n *Network) freezePeer(ln *link, e *linkEnt, rate float64) {
 	n.AllocatedBundles++
 	n.alloc.left -= 2
 	w := float64(e.n)
-	p := &n.links[e.peer]
-	ln.frozen += rate * w
-	n.unweigh(ln, w)
-	p.frozen += rate * w
-	n.unweigh(p, w)
-	pe := &p.ents[e.peerPos]
 	moved := e.rate != rate || e.changed // entry rates are the bundle's
-	e.mark, e.rate = n.alloc.ev, rate
-	pe.mark, pe.rate = n.alloc.ev, rate
+	p := &n.links[e.peer]
+	n.settle(p, &p.ents[e.peerPos], rate, w)
+	n.settle(ln, e, rate, w)
 	if moved {
-		b := e.b
-		if b.rerate(n.now, rate) || b.changed {
-			n.reschedule(b)
-		}
+		n.install(e.b, rate)
 	}
 }
 

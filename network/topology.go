@@ -51,11 +51,10 @@ type linkEnt struct {
 	mark uint32 // low bits of the pass that froze the bundle (see nextVis)
 	cls  int32
 	// peer is the bundle's other link when it is a max-min bundle with
-	// exactly two links and no cap, else -1, and peerPos its entry there
-	// (explicit-rate bundles never enter a fill, and their cap may change
-	// in place while pinned): the region
-	// search and the freeze of an unchanged rate then need nothing from
-	// the bundle itself.
+	// exactly two links and no cap, else -1, and peerPos its entry there:
+	// the region search and the freeze of an unchanged rate then need
+	// nothing from the bundle itself. (Explicit-rate bundles never enter a
+	// fill, and their cap may change in place while pinned.)
 	peer, peerPos int32
 	changed       bool
 }
