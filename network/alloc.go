@@ -97,7 +97,7 @@ func (n *Network) allocate() {
 		}
 	}
 	for _, b := range n.changed {
-		b.changed = false
+		b.changed, b.fresh = false, false
 		if !b.retired {
 			n.syncEnts(b)
 		}
@@ -443,7 +443,7 @@ func (n *Network) freezePeer(ln *link, e *linkEnt, rate float64) {
 	n.AllocatedBundles++
 	n.alloc.left -= 2
 	w := float64(e.n)
-	moved := e.rate != rate || e.changed // entry rates are the bundle's
+	moved := e.rate != rate || e.changed // entry rates are the bundle's (fresh ones changed)
 	p := &n.links[e.peer]
 	n.settle(p, &p.ents[e.peerPos], rate, w)
 	n.settle(ln, e, rate, w)
@@ -455,7 +455,7 @@ func (n *Network) freezePeer(ln *link, e *linkEnt, rate float64) {
 // setRate installs a bundle's rate at the current time and reschedules its
 // next completion.
 func (n *Network) setRate(b *bundle, r float64) {
-	if b.rerate(n.now, r) {
+	if b.rerate(n.now, r) || b.fresh {
 		for k, l := range b.links() {
 			n.links[l].ents[b.pos[k]].rate = r
 		}

@@ -57,6 +57,9 @@ type bundle struct {
 	flows []*flow // min-heap on (finish, id)
 	key   bundleKey
 	kind  pathKind
+	// fresh: routed (or re-routed) since the last allocation, which so gave
+	// it no rate on these links.
+	fresh bool
 	aidx  int // position in Network.all
 }
 

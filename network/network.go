@@ -260,6 +260,7 @@ func (n *Network) newBundle(k bundleKey) *bundle {
 
 // setRoute computes b's links for its kind and attaches b to them.
 func (n *Network) setRoute(b *bundle) {
+	b.fresh = true
 	b.nr = n.topo.route(&b.route, b.key.src, b.key.dst, b.kind)
 	for k, l := range b.links() {
 		ln := &n.links[l]
@@ -275,11 +276,17 @@ func (n *Network) setRoute(b *bundle) {
 	n.syncEnts(b)
 }
 
-// syncEnts copies b's rate, size and changed flag into its link entries.
+// syncEnts copies b's rate, size and changed flag into its link entries. An
+// entry's rate is what the last allocation gave the bundle on that link: 0
+// on a route it was moved to since.
 func (n *Network) syncEnts(b *bundle) {
+	r := b.rate
+	if b.fresh {
+		r = 0
+	}
 	for k, l := range b.links() {
 		e := &n.links[l].ents[b.pos[k]]
-		e.rate, e.n, e.changed = b.rate, float32(b.n()), b.changed
+		e.rate, e.n, e.changed = r, float32(b.n()), b.changed
 	}
 }
 
