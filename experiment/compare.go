@@ -10,7 +10,7 @@ import (
 	"github.com/goccy/go-yaml"
 	"github.com/netsched/netsched/report"
 	"github.com/netsched/netsched/scenario"
-	"github.com/netsched/netsched/sim"
+	"github.com/netsched/netsched/sched"
 )
 
 // CompareOptions say what `netsched compare` runs.
@@ -134,7 +134,7 @@ func compareSweep(opts CompareOptions) (*Sweep, []string, error) {
 
 func defaultCompareSchedulers() []string {
 	var names []string
-	for _, i := range sim.Schedulers() {
+	for _, i := range sched.Schedulers() {
 		names = append(names, i.Name)
 	}
 	if k := slices.Index(names, "fifo"); k > 0 {

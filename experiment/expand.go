@@ -73,6 +73,15 @@ func buildCell(sw *Sweep, combo []int, ch SchedulerChoice, seed uint64) Cell {
 	}
 	maps.Copy(params, deepCopy(ch.Params).(map[string]any))
 	sched := map[string]any{"name": ch.Name}
+	// The base's network policy goes with every scheduler: it combines
+	// with any of them.
+	if b, isMap := sw.Base["scheduler"].(map[string]any); isMap {
+		for _, k := range []string{"network", "network_params"} {
+			if v, ok := b[k]; ok {
+				sched[k] = deepCopy(v)
+			}
+		}
+	}
 	d["scheduler"] = sched
 	if len(sw.Seeds) > 0 {
 		d["seed"] = seed

@@ -66,6 +66,34 @@ func TestExpandOrderAndNotApplicable(t *testing.T) {
 	}
 }
 
+// A network policy in the base scenario applies to every scheduler of the
+// sweep, with its parameters; a scheduler's own parameters stay its own.
+func TestExpandKeepsBaseNetworkPolicy(t *testing.T) {
+	sw, err := parseText("scenario: tiny.yaml\nschedulers: [fifo, delay]\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw.Base["scheduler"] = map[string]any{"name": "delay", "params": map[string]any{"skips": uint64(2)},
+		"network": "scf", "network_params": map[string]any{"first": "1MB"}}
+	cells := Expand(sw)
+	want := []map[string]any{
+		{"name": "fifo", "network": "scf", "network_params": map[string]any{"first": "1MB"}},
+		{"name": "delay", "params": map[string]any{"skips": uint64(2)}, "network": "scf", "network_params": map[string]any{"first": "1MB"}},
+	}
+	if len(cells) != len(want) {
+		t.Fatalf("%d cells, want %d", len(cells), len(want))
+	}
+	for i, c := range cells {
+		if diff := cmp.Diff(want[i], c.Doc["scheduler"]); diff != "" || c.Err != "" {
+			t.Errorf("cell %d (%s): err %q, scheduler (-want +got):\n%s", i, c.Scheduler, c.Err, diff)
+		}
+	}
+	cells[0].Doc["scheduler"].(map[string]any)["network_params"].(map[string]any)["first"] = "2MB"
+	if sw.Base["scheduler"].(map[string]any)["network_params"].(map[string]any)["first"] != "1MB" {
+		t.Error("a cell shares the base's network parameters")
+	}
+}
+
 func TestCellIDsAreStable(t *testing.T) {
 	sw, err := parseText(expandSweep)
 	if err != nil {

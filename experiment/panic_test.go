@@ -4,17 +4,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/netsched/netsched/sim"
+	"github.com/netsched/netsched/sched"
 )
 
 // panicky is a broken scheduler: its first decision panics.
 type panicky struct{}
 
-func (panicky) Offer(*sim.View, int) *sim.Task { panic("broken scheduler") }
+func (panicky) Offer(sched.View, int, *sched.Plan) { panic("broken scheduler") }
 
 func init() {
-	sim.Register(sim.Info{Name: "test-panicky", Description: "panics (experiment tests only)",
-		New: func(*sim.Params) (sim.Scheduler, error) { return panicky{}, nil }})
+	sched.Register(sched.Info{Name: "test-panicky", Description: "panics (experiment tests only)",
+		New: func(*sched.Params) (sched.Scheduler, error) { return panicky{}, nil }})
 }
 
 func TestPanickingCellFailsAlone(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/netsched/netsched/scenario"
-	"github.com/netsched/netsched/sim"
+	"github.com/netsched/netsched/sched"
 )
 
 // The reader of a sweep file's grid, and the checks of its keys.
@@ -130,7 +130,7 @@ func schedulerParam(key string) (string, bool) {
 }
 
 func declaresParam(scheduler, param string) bool {
-	info, ok := sim.Lookup(scheduler)
+	info, ok := sched.Lookup(scheduler)
 	if !ok {
 		return false
 	}

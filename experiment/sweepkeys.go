@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
-	"github.com/netsched/netsched/sim"
+	"github.com/netsched/netsched/sched"
 )
 
 // The readers of a sweep file's keys other than the scenario and the grid.
@@ -89,7 +89,7 @@ func (d *doc) schedulerMapping(n ast.Node, p string) (SchedulerChoice, error) {
 // checkScheduler builds the scheduler once so that an unknown name or
 // parameter is reported at load time, not in every cell.
 func checkScheduler(c SchedulerChoice) error {
-	_, err := sim.NewScheduler(c.Name, c.Params)
+	_, err := sched.NewScheduler(c.Name, c.Params)
 	return err
 }
 

@@ -1,8 +1,9 @@
 package scenario
 
 import (
-	"github.com/netsched/netsched/internal/didyoumean"
 	"strings"
+
+	"github.com/netsched/netsched/internal/didyoumean"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
@@ -184,7 +185,13 @@ func (s *SchedulerSpec) UnmarshalYAML(n ast.Node) error {
 				return errAt(v, "expected a scheduler name")
 			}
 			s.Name = text
-		case "params":
+		case "network":
+			text, ok := scalarText(v)
+			if !ok || text == "" {
+				return errAt(v, "expected a network policy name (netsched schedulers lists them)")
+			}
+			s.Network = text
+		case "params", "network_params":
 			if _, isNull := v.(*ast.NullNode); isNull {
 				continue
 			}
@@ -195,9 +202,14 @@ func (s *SchedulerSpec) UnmarshalYAML(n ast.Node) error {
 			if err := yaml.NodeToValue(v, &p); err != nil {
 				return errAt(v, "%v", err)
 			}
-			s.Params = p
+			if k == "params" {
+				s.Params = p
+			} else {
+				s.NetworkParams = p
+			}
 		default:
-			return errAt(mv.Key, "unknown key %q%s (expected one of: name, params)", k, didyoumean.Suggest(k, []string{"name", "params"}))
+			keys := []string{"name", "params", "network", "network_params"}
+			return errAt(mv.Key, "unknown key %q%s (expected one of: %s)", k, didyoumean.Suggest(k, keys), strings.Join(keys, ", "))
 		}
 	}
 	if s.Name == "" {
@@ -208,8 +220,18 @@ func (s *SchedulerSpec) UnmarshalYAML(n ast.Node) error {
 
 // MarshalYAML writes a bare name when there are no parameters.
 func (s SchedulerSpec) MarshalYAML() (any, error) {
-	if len(s.Params) == 0 {
+	if len(s.Params) == 0 && s.Network == "" {
 		return s.Name, nil
 	}
-	return yaml.MapSlice{{Key: "name", Value: s.Name}, {Key: "params", Value: s.Params}}, nil
+	out := yaml.MapSlice{{Key: "name", Value: s.Name}}
+	if len(s.Params) > 0 {
+		out = append(out, yaml.MapItem{Key: "params", Value: s.Params})
+	}
+	if s.Network != "" {
+		out = append(out, yaml.MapItem{Key: "network", Value: s.Network})
+	}
+	if len(s.NetworkParams) > 0 {
+		out = append(out, yaml.MapItem{Key: "network_params", Value: s.NetworkParams})
+	}
+	return out, nil
 }

@@ -90,7 +90,7 @@ func TestSchedulerSpecForms(t *testing.T) {
 		}
 	}
 	_, err := decodeDeps(t, "scheduler: {name: fair, weights: 2}")
-	if want := `t.yaml:1:25: scheduler.weights: unknown key "weights" (expected one of: name, params)`; err == nil || err.Error() != want {
+	if want := `t.yaml:1:25: scheduler.weights: unknown key "weights" (expected one of: name, params, network, network_params)`; err == nil || err.Error() != want {
 		t.Errorf("got %v, want %s", err, want)
 	}
 }

@@ -16,6 +16,8 @@ const (
 	DefaultSlowStart       = 0.05
 	DefaultHeartbeat       = 1.0 // seconds
 	DefaultScheduler       = "fifo"
+	// maxSpeed bounds a machine's compute speed (relative to 1).
+	maxSpeed = 1000.0
 )
 
 // Knowledge models accepted by `knowledge.model`.
@@ -69,11 +71,18 @@ func resolveCluster(sc *Scenario, f *File, src *source) error {
 	if c.NIC <= 0 {
 		return src.at("cluster.nic", "missing; expected the machines' NIC speed, like 10Gbps or 125MB/s")
 	}
+	speed := 1.0
+	if src.has("cluster.speed") {
+		if !(c.Speed > 0 && c.Speed <= maxSpeed) {
+			return src.at("cluster.speed", "expected a compute speed > 0 and <= %g (1 is the reference machine), got %g", maxSpeed, c.Speed)
+		}
+		speed = c.Speed
+	}
 	n := c.Racks * c.MachinesPerRack
 	sc.Racks = c.Racks
 	sc.Machines = make([]Machine, n)
 	for i := range sc.Machines {
-		sc.Machines[i] = Machine{Rack: i / c.MachinesPerRack, Slots: c.SlotsPerMachine, NIC: float64(c.NIC)}
+		sc.Machines[i] = Machine{Rack: i / c.MachinesPerRack, Slots: c.SlotsPerMachine, NIC: float64(c.NIC), Speed: speed}
 	}
 	seen := map[int]int{}
 	for k, o := range c.Machines {
@@ -97,6 +106,12 @@ func resolveCluster(sc *Scenario, f *File, src *source) error {
 		}
 		if o.NIC > 0 {
 			m.NIC = float64(o.NIC)
+		}
+		if src.has(path + ".speed") {
+			if !(o.Speed > 0 && o.Speed <= maxSpeed) {
+				return src.at(path+".speed", "expected a compute speed > 0 and <= %g (1 is the reference machine), got %g", maxSpeed, o.Speed)
+			}
+			m.Speed = o.Speed
 		}
 	}
 	total := 0

@@ -43,6 +43,10 @@ type Machine struct {
 	Rack  int
 	Slots int
 	NIC   float64 // bytes/s, up and down
+	// Speed is the compute speed relative to the reference machine: a
+	// task's compute phase takes its compute time / Speed (CSS's
+	// heterogeneous hosts). Default 1.
+	Speed float64
 }
 
 // DefaultBlockSize is HDFS's default block size (128 MiB).

@@ -63,7 +63,7 @@ func TestExampleParses(t *testing.T) {
 	if diff := cmp.Diff(wantD, got); diff != "" {
 		t.Errorf("defaults (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]Machine{{Rack: 0, Slots: 2, NIC: 1e6}, {Rack: 0, Slots: 2, NIC: 1e6}}, sc.Machines); diff != "" {
+	if diff := cmp.Diff([]Machine{{Rack: 0, Slots: 2, NIC: 1e6, Speed: 1}, {Rack: 0, Slots: 2, NIC: 1e6, Speed: 1}}, sc.Machines); diff != "" {
 		t.Errorf("machines (-want +got):\n%s", diff)
 	}
 }
@@ -75,8 +75,8 @@ func TestFullResolution(t *testing.T) {
 	}
 	const g = 1e9 / 8 // 1 Gbps in bytes/s
 	wantMachines := []Machine{
-		{Rack: 0, Slots: 8, NIC: 10 * g}, {Rack: 0, Slots: 4, NIC: 10 * g}, {Rack: 0, Slots: 4, NIC: 10 * g},
-		{Rack: 1, Slots: 4, NIC: 10 * g}, {Rack: 1, Slots: 0, NIC: 10 * g}, {Rack: 1, Slots: 4, NIC: g},
+		{Rack: 0, Slots: 8, NIC: 10 * g, Speed: 1}, {Rack: 0, Slots: 4, NIC: 10 * g, Speed: 1}, {Rack: 0, Slots: 4, NIC: 10 * g, Speed: 1},
+		{Rack: 1, Slots: 4, NIC: 10 * g, Speed: 1}, {Rack: 1, Slots: 0, NIC: 10 * g, Speed: 1}, {Rack: 1, Slots: 4, NIC: g, Speed: 1},
 	}
 	if diff := cmp.Diff(wantMachines, sc.Machines); diff != "" {
 		t.Errorf("machines (-want +got):\n%s", diff)

@@ -29,14 +29,16 @@ type ClusterSpec struct {
 	MachinesPerRack int               `yaml:"machines_per_rack"`
 	SlotsPerMachine int               `yaml:"slots_per_machine"`
 	NIC             units.Rate        `yaml:"nic"`
+	Speed           float64           `yaml:"speed,omitempty" json:",omitempty"` // compute speed of every machine, 1 = reference
 	Machines        []MachineOverride `yaml:"machines,omitempty"`
 }
 
-// MachineOverride changes one machine's slots or NIC speed.
+// MachineOverride changes one machine's slots, NIC speed or compute speed.
 type MachineOverride struct {
 	Index int        `yaml:"index"`
 	Slots *int       `yaml:"slots,omitempty"`
 	NIC   units.Rate `yaml:"nic,omitempty"`
+	Speed float64    `yaml:"speed,omitempty" json:",omitempty"`
 }
 
 // NetworkSpec selects the topology (nonblocking, two-tier, hybrid).
@@ -146,10 +148,14 @@ type DepSpec struct {
 	Pattern   string   `yaml:"pattern,omitempty"`
 }
 
-// SchedulerSpec: `scheduler: fair` or `scheduler: {name: fair, params: {...}}`.
+// SchedulerSpec: `scheduler: fair` or `scheduler: {name: fair, params: {...}}`,
+// optionally with a network policy: `{name: fair, network: varys,
+// network_params: {...}}`.
 type SchedulerSpec struct {
-	Name   string         `yaml:"name"`
-	Params map[string]any `yaml:"params,omitempty"`
+	Name          string         `yaml:"name"`
+	Params        map[string]any `yaml:"params,omitempty"`
+	Network       string         `yaml:"network,omitempty" json:",omitempty"`
+	NetworkParams map[string]any `yaml:"network_params,omitempty" json:",omitempty"`
 }
 
 // OutputSpec: where results go and which optional files to write.

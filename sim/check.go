@@ -1,6 +1,9 @@
 package sim
 
-import "github.com/netsched/netsched/workload"
+import (
+	"github.com/netsched/netsched/internal/state"
+	"github.com/netsched/netsched/workload"
+)
 
 // checkInvariants asserts, after every instant, what must hold in any run
 // (scenario `engine: {check: true}`; tests run with it on). The first
@@ -12,10 +15,10 @@ func (e *Engine) checkInvariants() {
 		inInput := 0
 		for _, t := range m.Running {
 			busy++
-			if t.State == InInput {
+			if t.State == state.InInput {
 				inInput++
 			}
-			if t.Machine != m.ID || t.State != InInput && t.State != Computing {
+			if t.Machine != m.ID || t.State != state.InInput && t.State != state.Computing {
 				e.fail("check: %s is listed on machine %d in state %s", t, m.ID, t.State)
 				return
 			}

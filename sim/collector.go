@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/netsched/netsched/internal/state"
 	"github.com/netsched/netsched/metrics"
 	"github.com/netsched/netsched/network"
 	"github.com/netsched/netsched/scenario"
@@ -12,7 +13,7 @@ const Version = "0.1.0"
 // collector accumulates the measures of architecture §3 while the run goes.
 type collector struct {
 	sc        *scenario.Scenario
-	moved     [numKinds]metrics.Scope
+	moved     [state.NumKinds]metrics.Scope
 	jobs      []metrics.JobRecord
 	tasks     []metrics.TaskRecord
 	timeline  []metrics.TimelineRow
@@ -35,25 +36,25 @@ func newCollector(sc *scenario.Scenario) *collector {
 }
 
 // bytes records a transfer when it starts (node-local ones never become flows).
-func (c *collector) transfer(t *Task, s source, rackOf []int) {
+func (c *collector) transfer(t *state.Task, s state.Source, rackOf []int) {
 	j := t.Job()
-	scope := &c.moved[s.kind]
+	scope := &c.moved[s.Kind]
 	switch {
-	case s.machine == t.Machine:
-		scope.NodeLocal += s.bytes
-	case rackOf[s.machine] == rackOf[t.Machine]:
-		scope.RackLocal += s.bytes
+	case s.Machine == t.Machine:
+		scope.NodeLocal += s.Bytes
+	case rackOf[s.Machine] == rackOf[t.Machine]:
+		scope.RackLocal += s.Bytes
 	default:
-		scope.CrossRack += s.bytes
-		j.bytesCross += s.bytes
+		scope.CrossRack += s.Bytes
+		j.BytesCross += s.Bytes
 	}
-	switch s.kind {
-	case kindInput:
-		j.bytesIn += s.bytes
-	case kindShuffle:
-		j.bytesShuffle += s.bytes
-	case kindDependent:
-		j.bytesDep += s.bytes
+	switch s.Kind {
+	case state.KindInput:
+		j.BytesIn += s.Bytes
+	case state.KindShuffle:
+		j.BytesShuffle += s.Bytes
+	case state.KindDependent:
+		j.BytesDep += s.Bytes
 	}
 }
 
@@ -61,9 +62,9 @@ func (c *collector) transfer(t *Task, s source, rackOf []int) {
 // NAS Fig. 3d) when a job's first task of a stage with parents (a reducer)
 // takes a slot: the share of its root-stage tasks (maps) finished by then.
 // §3 names no stage for a job with several roots: all of them are its maps.
-func (c *collector) started(t *Task) {
+func (c *collector) started(t *state.Task) {
 	j := t.Job()
-	if len(t.Stage.Parents) == 0 || j.mapProgress >= 0 {
+	if len(t.Stage.Parents) == 0 || j.MapProgress >= 0 {
 		return
 	}
 	done, total := 0, 0
@@ -73,28 +74,28 @@ func (c *collector) started(t *Task) {
 			total += len(st.Tasks)
 		}
 	}
-	j.mapProgress = float64(done) / float64(total)
+	j.MapProgress = float64(done) / float64(total)
 }
 
-func (c *collector) task(t *Task, rackOf []int) {
+func (c *collector) task(t *state.Task, rackOf []int) {
 	c.nTasks++
 	if c.tasks == nil {
 		return
 	}
-	loc := localityOf(t, t.Machine, rackOf).String()
+	loc := state.LocalityOf(t, t.Machine, rackOf).String()
 	c.tasks = append(c.tasks, metrics.TaskRecord{Job: t.Job().ID, Stage: t.Stage.ID, Index: t.Index, Machine: t.Machine,
-		Ready: t.ReadyAt, Start: t.StartAt, InputDone: t.InputDoneAt, Finish: t.FinishAt, InputBytes: t.inputBytes, Output: t.outputBytes, Locality: loc})
+		Ready: t.ReadyAt, Start: t.StartAt, InputDone: t.InputDoneAt, Finish: t.FinishAt, InputBytes: t.InputBytes, Output: t.OutputBytes, Locality: loc})
 }
 
-func (c *collector) job(j *Job) {
+func (c *collector) job(j *state.Job) {
 	if c.firstArr < 0 || j.Arrival < c.firstArr {
 		c.firstArr = j.Arrival
 	}
 	c.lastFin = max(c.lastFin, j.Finish)
 	c.jobs = append(c.jobs, metrics.JobRecord{ID: j.ID, User: j.User, Queue: j.Queue, Arrival: j.Arrival, Start: j.Start,
-		Finish: j.Finish, JCT: j.Finish - j.Arrival, Tasks: j.TasksTotal, InputBytes: j.bytesIn, ShuffleBytes: j.bytesShuffle,
-		DepBytes: j.bytesDep, CrossRack: j.bytesCross, OutputBytes: j.bytesOut, LocalMaps: j.localMaps, FileTasks: j.dfsMaps, Class: j.Class,
-		MapProgress: j.mapProgress})
+		Finish: j.Finish, JCT: j.Finish - j.Arrival, Tasks: j.TasksTotal, InputBytes: j.BytesIn, ShuffleBytes: j.BytesShuffle,
+		DepBytes: j.BytesDep, CrossRack: j.BytesCross, OutputBytes: j.BytesOut, LocalMaps: j.LocalMaps, FileTasks: j.DFSMaps, Class: j.Class,
+		MapProgress: j.MapProgress})
 }
 
 func (c *collector) sample(s network.Sample) {
@@ -155,7 +156,7 @@ func (c *collector) result(e *Engine) *metrics.Result {
 	if reducing > 0 {
 		s.MapProgress = progress / float64(reducing)
 	}
-	s.Bytes = metrics.Bytes{Input: c.moved[kindInput], Shuffle: c.moved[kindShuffle], Dependent: c.moved[kindDependent]}
+	s.Bytes = metrics.Bytes{Input: c.moved[state.KindInput], Shuffle: c.moved[state.KindShuffle], Dependent: c.moved[state.KindDependent]}
 	s.Bytes.Total = s.Bytes.Input.Add(s.Bytes.Shuffle).Add(s.Bytes.Dependent)
 	ns := e.net.Stats()
 	s.Bytes.EPS, s.Bytes.OCS, s.OCSReconfigs = ns.EPSBytes, ns.OCSBytes, ns.Reconfigurations

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/netsched/netsched/scenario"
+	"github.com/netsched/netsched/sched"
 	"github.com/netsched/netsched/sim"
 )
 
@@ -20,25 +21,28 @@ type reducersFirst struct {
 	now       float64
 }
 
-func (s *reducersFirst) Offer(v *sim.View, m int) *sim.Task {
-	var other *sim.Task
+func (s *reducersFirst) Offer(v sched.View, m int, p *sched.Plan) {
+	var other sched.Task
 	for _, j := range v.Jobs() {
-		for _, st := range j.Stages {
+		for _, st := range j.Stages() {
 			t := st.NextWaiting(m)
 			switch {
-			case t == nil || st.ID == s.hold && v.Now() < s.holdUntil:
-			case len(st.Parents) > 0:
-				return t
-			case other == nil:
+			case t.IsZero() || st.ID() == s.hold && v.Now() < s.holdUntil:
+			case st.NumParents() > 0:
+				p.Place(t, m)
+				return
+			case other.IsZero():
 				other = t
 			}
 		}
 	}
-	return other
+	if !other.IsZero() {
+		p.Place(other, m)
+	}
 }
 
 func (s *reducersFirst) TickInterval() float64 { return 1 }
-func (s *reducersFirst) Tick(v *sim.View)      { s.now = v.Now() }
+func (s *reducersFirst) Tick(v sched.View)     { s.now = v.Now() }
 
 func (s *reducersFirst) Err() error {
 	if s.now > 1000 {
@@ -47,7 +51,7 @@ func (s *reducersFirst) Err() error {
 	return nil
 }
 
-func runWith(t *testing.T, doc string, s sim.Scheduler) (*sim.Engine, error) {
+func runWith(t *testing.T, doc string, s sched.Scheduler) (*sim.Engine, error) {
 	t.Helper()
 	sc, err := scenario.Parse(t.Name()+".yaml", []byte(doc), ".")
 	if err != nil {

@@ -6,6 +6,9 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/netsched/netsched/internal/state"
+	"github.com/netsched/netsched/sched"
+
 	"github.com/netsched/netsched/metrics"
 	"github.com/netsched/netsched/network"
 	"github.com/netsched/netsched/scenario"
@@ -24,29 +27,39 @@ type Engine struct {
 	now      float64
 	events   eventHeap
 	net      network.API
-	machines []*Machine
+	machines []*state.Machine
 	rackOf   []int
-	view     *View
+	// rackMachines lists each rack's machines in id order.
+	rackMachines [][]int
+	view         *view
+	plan         *sched.Plan
+	call         callKind // what the scheduler call under way may decide
+	planned      []*state.Task
 
-	sched       Scheduler
-	global      Global
-	flowClasser FlowClasser
-	placer      DataPlacer
-	observer    Observer
-	ticker      Ticker
-	failer      Failer
-	heartbeats  bool // per-machine heartbeats are generated
+	sched         sched.Scheduler
+	global        sched.Global
+	flowClasser   sched.FlowClasser
+	placer        sched.DataPlacer
+	observer      sched.Observer
+	ticker        sched.Ticker
+	failer        sched.Failer
+	gater         sched.FetchGater
+	rackScheduler sched.RackHeartbeater
+	heartbeats    bool // per-machine heartbeats are generated
+	// rackHBScheduled marks racks with a pending rack heartbeat.
+	rackHBScheduled []bool
 
 	src         workload.Source
 	srcDone     bool
 	pendingSpec *workload.Job // read from the source, arriving next
-	jobs        []*Job        // active jobs in arrival order
-	jobsByID    map[string]*Job
-	outputs     map[string]*jobOutput // job id -> output record (for workflows)
+	jobs        []*state.Job  // active jobs in arrival order
+	jobsByID    map[string]*state.Job
+	outputs     map[string]*state.JobOutput // job id -> output record (for workflows)
+	uploaded    map[[2]int][]int            // replicas the DataPlacer chose for the job read ahead, by (stage, task)
 	nextSeq     int
 	unfinished  int // arrived, not finished
 
-	flows   map[int64]*flowRec
+	flows   map[int64]*state.FlowRec
 	flowSeq int64
 
 	// scheduling-pass bookkeeping
@@ -72,28 +85,27 @@ type Engine struct {
 	schedTime time.Duration
 }
 
-// flowRec ties a network flow to the task that receives it.
-type flowRec struct {
-	task  *Task
-	src   int
-	bytes float64
-	kind  byteKind
-	id    network.FlowID
-}
-
 type runStats struct {
 	events, decisions, offers int
 }
 
-// New prepares a run of sc with scheduler s (see NewScheduler). It fails on
-// an invalid network description.
-func New(sc *scenario.Scenario, s Scheduler) (*Engine, error) {
-	e := &Engine{sc: sc, sched: s, jobsByID: map[string]*Job{}, outputs: map[string]*jobOutput{},
-		flows: map[int64]*flowRec{}, check: sc.Check}
+// New prepares a run of sc with scheduler s (see sched.NewScheduler). It
+// fails on an invalid network description.
+func New(sc *scenario.Scenario, s sched.Scheduler) (*Engine, error) {
+	e := &Engine{sc: sc, sched: s, jobsByID: map[string]*state.Job{}, outputs: map[string]*state.JobOutput{},
+		flows: map[int64]*state.FlowRec{}, check: sc.Check}
 	e.rng = rand.New(rand.NewPCG(sc.Seed, 0x6e657473636865)) // "netsche"
+	e.rackMachines = make([][]int, sc.Racks)
 	for i, m := range sc.Machines {
-		e.machines = append(e.machines, &Machine{ID: i, Rack: m.Rack, Slots: m.Slots, Free: m.Slots, NIC: m.NIC})
+		speed := m.Speed
+		if speed == 0 {
+			speed = 1 // scenarios built in code may leave it out
+		}
+		e.machines = append(e.machines, &state.Machine{ID: i, Rack: m.Rack, Slots: m.Slots, Free: m.Slots, NIC: m.NIC, Speed: speed})
 		e.rackOf = append(e.rackOf, m.Rack)
+		if m.Rack >= 0 && m.Rack < sc.Racks {
+			e.rackMachines[m.Rack] = append(e.rackMachines[m.Rack], i)
+		}
 		e.slots += m.Slots
 	}
 	e.changedMark = make([]bool, len(e.machines))
@@ -118,14 +130,26 @@ func New(sc *scenario.Scenario, s Scheduler) (*Engine, error) {
 		return nil, fmt.Errorf("network: %w", err)
 	}
 	e.net = net
-	e.view = &View{e: e}
-	e.global, _ = s.(Global)
-	e.flowClasser, _ = s.(FlowClasser)
-	e.placer, _ = s.(DataPlacer)
-	e.observer, _ = s.(Observer)
-	e.ticker, _ = s.(Ticker)
-	e.failer, _ = s.(Failer)
-	if hb, ok := s.(Heartbeater); ok && hb.Heartbeats() || sc.HeartbeatOnly {
+	e.view = &view{e: e}
+	e.plan = sched.NewPlan(e.view)
+	e.global, _ = s.(sched.Global)
+	e.flowClasser, _ = s.(sched.FlowClasser)
+	if sc.Scheduler.Network != "" {
+		// A named network policy sets the classes, in place of the
+		// scheduler's own (queue's `network` parameter, PushBox's ranks).
+		np, err := sched.NewNetworkPolicy(sc.Scheduler.Network, sc.Scheduler.NetworkParams)
+		if err != nil {
+			return nil, err
+		}
+		e.flowClasser = np
+	}
+	e.placer, _ = s.(sched.DataPlacer)
+	e.observer, _ = s.(sched.Observer)
+	e.ticker, _ = s.(sched.Ticker)
+	e.failer, _ = s.(sched.Failer)
+	e.gater, _ = s.(sched.FetchGater)
+	e.rackScheduler, _ = s.(sched.RackHeartbeater)
+	if hb, ok := s.(sched.Heartbeater); ok && hb.Heartbeats() || sc.HeartbeatOnly || e.rackScheduler != nil {
 		e.heartbeats = true
 		for i := range e.hbPhase {
 			e.hbPhase[i] = e.rng.Float64() * sc.Heartbeat
@@ -141,9 +165,14 @@ func (e *Engine) Run() (*metrics.Result, error) {
 		return nil, err
 	}
 	e.src = src
-	if in, ok := e.sched.(Initializer); ok {
+	if in, ok := e.sched.(sched.Initializer); ok {
 		if err := in.Init(e.view); err != nil {
 			return nil, fmt.Errorf("scheduler init: %w", err)
+		}
+	}
+	if pl, ok := e.sched.(sched.Planner); ok {
+		if err := e.planAhead(pl); err != nil {
+			return nil, err
 		}
 	}
 	if err := e.readNextJob(); err != nil {
@@ -239,6 +268,8 @@ func (e *Engine) handle(ev event) {
 		e.finishTask(ev.task)
 	case evHeartbeat:
 		e.heartbeat(ev.m)
+	case evRackHeartbeat:
+		e.rackHeartbeat(ev.m)
 	case evTick:
 		e.ticker.Tick(e.view)
 		e.checkScheduler()
@@ -262,7 +293,43 @@ func (e *Engine) readNextJob() error {
 	if spec.Arrival < e.now {
 		return fmt.Errorf("workload: job %q arrives at %gs, before the previous job (%gs); sources must be sorted by arrival", spec.ID, spec.Arrival, e.now)
 	}
+	if e.placer != nil {
+		if err := e.upload(spec); err != nil {
+			return err
+		}
+	}
 	e.events.push(event{time: spec.Arrival, kind: evArrival})
 	e.pendingSpec = spec
+	return nil
+}
+
+// planAhead reads the whole workload for a Planner and gives it the jobs'
+// forecasts; the engine then replays the jobs it read. Memory follows the
+// trace length for planners only.
+func (e *Engine) planAhead(pl sched.Planner) error {
+	var all []*workload.Job
+	for {
+		spec, ok, err := e.src.Next()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		all = append(all, spec)
+	}
+	fc := make([]sched.Forecast, len(all))
+	jobs := make([]workload.Job, len(all))
+	for i, spec := range all {
+		if err := spec.Validate(len(e.machines)); err != nil {
+			return fmt.Errorf("workload: job %q: %v", spec.ID, err)
+		}
+		fc[i] = e.knowledge.forecast(spec, i, e.jobRand(i))
+		jobs[i] = *spec
+	}
+	if err := pl.Plan(e.view, fc); err != nil {
+		return fmt.Errorf("scheduler %s: planning: %w", e.sc.Scheduler.Name, err)
+	}
+	e.src = &workload.SliceSource{Jobs: jobs}
 	return nil
 }

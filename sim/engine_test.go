@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/netsched/netsched/scenario"
+	"github.com/netsched/netsched/sched"
 	"github.com/netsched/netsched/sim"
 )
 
@@ -235,14 +236,15 @@ func TestDeterminism(t *testing.T) {
 	}
 }
 
-// An invalid decision fails the run with the scheduler's name.
+// An invalid decision fails the run with the scheduler's name (the
+// scenario's) and the reason.
 type badScheduler struct{}
 
-func (badScheduler) Offer(v *sim.View, m int) *sim.Task {
+func (badScheduler) Offer(v sched.View, m int, p *sched.Plan) {
 	for _, j := range v.Jobs() {
-		return j.Stages[0].Tasks[0] // even once it is running
+		p.Place(j.Stage(0).Task(0), m) // even once it is running
+		return
 	}
-	return nil
 }
 
 func TestInvalidDecisionIsReported(t *testing.T) {
@@ -250,13 +252,13 @@ func TestInvalidDecisionIsReported(t *testing.T) {
 cluster: {racks: 1, machines_per_rack: 1, slots_per_machine: 2, nic: 1Gbps}
 workload:
   jobs: [{id: A, stages: [{id: s, tasks: [{compute: 1s}, {compute: 1s}]}]}]
-scheduler: fifo
+scheduler: badScheduler
 `), ".")
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = sim.RunWith(sc, badScheduler{})
-	if err == nil || !strings.Contains(err.Error(), "badScheduler") || !strings.Contains(err.Error(), "not waiting") {
+	if err == nil || !strings.Contains(err.Error(), "scheduler badScheduler: invalid placement") || !strings.Contains(err.Error(), "not waiting") {
 		t.Fatalf("got %v, want an invalid-decision error naming the scheduler", err)
 	}
 }

@@ -3,79 +3,78 @@ package sim
 import (
 	"math"
 
+	"github.com/netsched/netsched/internal/state"
+	"github.com/netsched/netsched/sched"
+
 	"github.com/netsched/netsched/network"
 	"github.com/netsched/netsched/workload"
 )
 
-// byteKind says why bytes moved (for the bytes-by-kind measures).
-type byteKind int8
-
-const (
-	kindInput     byteKind = iota // file (DFS) input reads
-	kindShuffle                   // parent-stage output of the same job
-	kindDependent                 // parent-job output (workflows)
-	numKinds
-)
-
-// fetchState is a task's input phase: sources not yet fetched (one entry per
-// source machine, merged while waiting), flows in flight, and parent tasks
-// whose output it still expects.
-type fetchState struct {
-	pending     []source
-	active      int
-	outstanding int
-	flows       []*flowRec // in flight
-}
-
-type source struct {
-	machine int
-	bytes   float64
-	kind    byteKind
-}
-
-// add queues bytes from a machine, merging with a queued fetch from the
-// same machine and kind so that one flow carries them (a reducer fetches
-// per host, not per map).
-func (f *fetchState) add(m int, b float64, k byteKind) {
-	for i := range f.pending {
-		if f.pending[i].machine == m && f.pending[i].kind == k {
-			f.pending[i].bytes += b
-			return
-		}
-	}
-	f.pending = append(f.pending, source{m, b, k})
-}
-
 // pumpFetches starts queued fetches up to the parallel-fetch limit (local
 // bytes need no flow) and ends the input phase when nothing is left.
-func (e *Engine) pumpFetches(t *Task) {
-	f := t.fetch
-	for len(f.pending) > 0 && (f.active < e.sc.ParallelFetches || f.pending[0].machine == t.Machine) {
-		s := f.pending[0]
-		f.pending = f.pending[1:]
+func (e *Engine) pumpFetches(t *state.Task) {
+	f := t.Fetch
+	for len(f.Pending) > 0 && (f.Active < e.sc.ParallelFetches || f.Pending[0].Machine == t.Machine) {
+		s := f.Pending[0]
+		f.Pending = f.Pending[1:]
 		e.metrics.transfer(t, s, e.rackOf)
-		if s.machine == t.Machine {
-			t.receivedByte += s.bytes
+		if s.Machine == t.Machine {
+			t.ReceivedByte += s.Bytes
 			continue
 		}
-		class, ok := e.flowClass(t, s.machine)
+		class, ok := e.flowClass(t, s.Machine)
 		if !ok {
 			return
 		}
 		e.flowSeq++
-		id, err := e.net.Start(e.now, network.FlowSpec{Src: s.machine, Dst: t.Machine, Size: s.bytes, Class: class, Tag: e.flowSeq})
+		id, err := e.net.Start(e.now, network.FlowSpec{Src: s.Machine, Dst: t.Machine, Size: s.Bytes, Class: class, Tag: e.flowSeq})
 		if err != nil {
 			e.fail("starting a flow for %s: %v", t, err)
 			return
 		}
-		rec := &flowRec{task: t, src: s.machine, bytes: s.bytes, kind: s.kind, id: id}
+		rec := &state.FlowRec{Task: t, Src: s.Machine, Bytes: s.Bytes, Kind: s.Kind, ID: id}
 		e.flows[e.flowSeq] = rec
-		f.flows = append(f.flows, rec)
-		f.active++
+		f.Flows = append(f.Flows, rec)
+		f.Active++
 	}
-	if len(f.pending) == 0 && f.active == 0 && f.outstanding == 0 && t.State == InInput {
+	if len(f.Pending) == 0 && len(f.Held) == 0 && f.Active == 0 && f.Outstanding == 0 && t.State == state.InInput {
 		e.inputDone(t)
 	}
+}
+
+// fetchesReady tells a FetchGater that a gated task's held bytes grew; its
+// plan may release some at once.
+func (e *Engine) fetchesReady(t *state.Task) {
+	if !t.Fetch.Gated || len(t.Fetch.Held) == 0 {
+		return
+	}
+	e.decide(func() { e.gater.FetchesReady(e.view, sched.WrapTask(t), e.plan) })
+}
+
+// release moves a gated task's held sources that match into its fetch
+// queue, in the order they were held, and starts what the parallel-fetch
+// limit allows.
+func (e *Engine) release(t *state.Task, match func(state.Source) bool, what string) error {
+	f := t.Fetch
+	if f == nil || !f.Gated {
+		return e.planFail("released a fetch of %s from %s, but the task is %s with no gated fetches", t, what, t.State)
+	}
+	kept := f.Held[:0]
+	moved := 0
+	for _, s := range f.Held {
+		if match(s) {
+			f.Pending = append(f.Pending, s)
+			moved++
+		} else {
+			kept = append(kept, s)
+		}
+	}
+	f.Held = kept
+	if moved == 0 {
+		return e.planFail("released a fetch of %s from %s, which holds nothing for it", t, what)
+	}
+	e.pumpFetches(t)
+	return nil
 }
 
 // flowDone is the network's completion callback.
@@ -87,40 +86,40 @@ func (e *Engine) flowDone(c network.Completion) {
 		return
 	}
 	delete(e.flows, c.Tag)
-	if e.check && math.Abs(c.Size-rec.bytes) > 1e-6*math.Max(1, rec.bytes) {
-		e.fail("check: flow of %s carried %g bytes, expected %g", rec.task, c.Size, rec.bytes)
+	if e.check && math.Abs(c.Size-rec.Bytes) > 1e-6*math.Max(1, rec.Bytes) {
+		e.fail("check: flow of %s carried %g bytes, expected %g", rec.Task, c.Size, rec.Bytes)
 	}
-	t := rec.task
-	t.receivedByte += rec.bytes
-	t.fetch.active--
-	for i, r := range t.fetch.flows {
+	t := rec.Task
+	t.ReceivedByte += rec.Bytes
+	t.Fetch.Active--
+	for i, r := range t.Fetch.Flows {
 		if r == rec {
-			t.fetch.flows = append(t.fetch.flows[:i], t.fetch.flows[i+1:]...)
+			t.Fetch.Flows = append(t.Fetch.Flows[:i], t.Fetch.Flows[i+1:]...)
 			break
 		}
 	}
 	e.pumpFetches(t)
 }
 
-func (e *Engine) inputDone(t *Task) {
-	if e.check && math.Abs(t.receivedByte-t.inputBytes) > 1e-6*math.Max(1, t.inputBytes) {
-		e.fail("check: %s received %g bytes, its input is %g", t, t.receivedByte, t.inputBytes)
+func (e *Engine) inputDone(t *state.Task) {
+	if e.check && math.Abs(t.ReceivedByte-t.InputBytes) > 1e-6*math.Max(1, t.InputBytes) {
+		e.fail("check: %s received %g bytes, its input is %g", t, t.ReceivedByte, t.InputBytes)
 	}
-	t.State = Computing
+	t.State = state.Computing
 	t.InputDoneAt = e.now
-	t.fetch = nil
+	t.Fetch = nil
 	m := e.machines[t.Machine]
 	m.InputPhase--
 	e.computing++
 	e.markChanged(t.Machine)
-	e.events.push(event{time: e.now + t.computeTime, kind: evComputeDone, task: t})
-	e.observe(Event{Kind: InputDone, Job: t.Job(), Stage: t.Stage, Task: t})
+	e.events.push(event{time: e.now + t.ComputeTime/m.Speed, kind: evComputeDone, task: t})
+	e.observe(sched.Event{Kind: sched.InputDone, Job: sched.WrapJob(t.Job()), Stage: sched.WrapStage(t.Stage), Task: sched.WrapTask(t)})
 }
 
 // finishTask ends t's compute phase: frees its slot, delivers its output to
 // running children and readies stages and jobs that were waiting for it.
-func (e *Engine) finishTask(t *Task) {
-	t.State = Done
+func (e *Engine) finishTask(t *state.Task) {
+	t.State = state.Done
 	t.FinishAt = e.now
 	st, j := t.Stage, t.Job()
 	m := e.machines[t.Machine]
@@ -135,13 +134,13 @@ func (e *Engine) finishTask(t *Task) {
 	}
 	j.Running--
 	j.TasksDone++
-	j.bytesOut += t.outputBytes
+	j.BytesOut += t.OutputBytes
 	st.Finished++
 	e.markChanged(t.Machine)
 	e.metrics.task(t, e.rackOf)
-	e.observe(Event{Kind: TaskFinished, Job: j, Stage: st, Task: t})
+	e.observe(sched.Event{Kind: sched.TaskFinished, Job: sched.WrapJob(j), Stage: sched.WrapStage(st), Task: sched.WrapTask(t)})
 	for _, child := range st.Children {
-		var edge Edge
+		var edge state.Edge
 		for _, pe := range child.Parents {
 			if pe.Parent == st {
 				edge = pe
@@ -149,12 +148,13 @@ func (e *Engine) finishTask(t *Task) {
 		}
 		if child.Started > 0 {
 			for _, c := range child.Tasks {
-				if c.State != InInput || edge.Pattern == workload.OneToOne && c.Index != t.Index {
+				if c.State != state.InInput || edge.Pattern == workload.OneToOne && c.Index != t.Index {
 					continue
 				}
-				c.fetch.outstanding--
+				c.Fetch.Outstanding--
 				if b := contribution(t, c, edge.Pattern); b > 0 {
-					c.fetch.add(t.Machine, b, kindShuffle)
+					c.Fetch.Add(t.Machine, b, state.KindShuffle, t.Machine == c.Machine)
+					e.fetchesReady(c)
 				}
 				e.pumpFetches(c)
 			}
@@ -166,35 +166,35 @@ func (e *Engine) finishTask(t *Task) {
 	}
 }
 
-func (e *Engine) finishJob(j *Job) {
+func (e *Engine) finishJob(j *state.Job) {
 	j.Finish = e.now
 	e.unfinished--
 	out := e.outputs[j.ID]
-	out.done = true
-	out.job = nil
+	out.Done = true
+	out.Job = nil
 	perMachine := map[int]float64{}
 	for _, st := range j.Stages {
 		if len(st.Children) > 0 {
 			continue
 		}
 		for _, t := range st.Tasks {
-			perMachine[t.Machine] += t.outputBytes
+			perMachine[t.Machine] += t.OutputBytes
 		}
 	}
 	for m := range e.machines {
 		if b, ok := perMachine[m]; ok && b > 0 {
-			out.byMachine = append(out.byMachine, machineBytes{m, b})
+			out.ByMachine = append(out.ByMachine, state.MachineBytes{Machine: m, Bytes: b})
 		}
 	}
 	e.metrics.job(j)
-	e.observe(Event{Kind: JobFinished, Job: j})
-	for _, c := range j.children {
-		c.waitFor--
-		if c.waitFor == 0 {
+	e.observe(sched.Event{Kind: sched.JobFinished, Job: sched.WrapJob(j)})
+	for _, c := range j.Children {
+		c.WaitFor--
+		if c.WaitFor == 0 {
 			e.unblock(c)
 		}
 	}
-	j.children = nil
+	j.Children = nil
 	// Release the job: streaming keeps memory proportional to active jobs.
 	for i, a := range e.jobs {
 		if a == j {
@@ -205,24 +205,17 @@ func (e *Engine) finishJob(j *Job) {
 	delete(e.jobsByID, j.ID)
 }
 
-func (e *Engine) observe(ev Event) {
-	if e.observer != nil {
-		e.observer.Observe(e.view, ev)
-		e.checkScheduler()
-	}
-}
-
 // flowClass is the priority class of t's flow from src: the scheduler's
 // FlowClass when it has one (it may treat some sources apart, as PushBox
 // does intra-rack ones), else the task's class. ok is false when the run
 // failed on a negative class.
-func (e *Engine) flowClass(t *Task, src int) (class int, ok bool) {
+func (e *Engine) flowClass(t *state.Task, src int) (class int, ok bool) {
 	if e.flowClasser == nil {
 		return t.Class, true
 	}
-	class = e.flowClasser.FlowClass(e.view, t, src)
+	class = e.flowClasser.FlowClass(e.view, sched.WrapTask(t), src)
 	if class < 0 {
-		e.fail("scheduler %T gave %s a negative flow class %d", e.sched, t, class)
+		e.fail("scheduler %s gave %s a negative flow class %d", e.sc.Scheduler.Name, t, class)
 		return 0, false
 	}
 	return class, true

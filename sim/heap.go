@@ -1,12 +1,14 @@
 package sim
 
+import "github.com/netsched/netsched/internal/state"
+
 // event is one scheduled engine event; events at equal times run in the
 // order they were scheduled (seq), which makes runs deterministic.
 type event struct {
 	time float64
 	seq  uint64
 	kind eventKind
-	task *Task
+	task *state.Task
 	m    int
 }
 
@@ -17,6 +19,7 @@ const (
 	evComputeDone
 	evHeartbeat
 	evTick
+	evRackHeartbeat
 )
 
 // eventHeap is a binary min-heap on (time, seq); own code because

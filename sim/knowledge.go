@@ -3,6 +3,11 @@ package sim
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
+
+	"github.com/netsched/netsched/internal/state"
+	"github.com/netsched/netsched/sched"
+	"github.com/netsched/netsched/workload"
 
 	"github.com/netsched/netsched/scenario"
 )
@@ -42,29 +47,27 @@ func newKnowledge(k scenario.KnowledgeSpec, seed uint64) (*knowledge, error) {
 	return kn, nil
 }
 
-// Estimate is what a scheduler may know about a task.
-type Estimate struct {
-	Input   float64 // bytes the task reads (file input plus parent output)
-	Compute float64 // seconds of compute
-	Output  float64 // bytes it writes
-}
-
-// Estimate returns the knowledge model's estimate of t (exact by default).
-func (v *View) Estimate(t *Task) Estimate {
-	k := v.e.knowledge
-	return Estimate{
-		Input:   t.inputBytes * k.factor(t, 0),
-		Compute: t.computeTime * k.factor(t, 1),
-		Output:  t.outputBytes * k.factor(t, 2),
+// estimate is the knowledge model's estimate of t (exact by default), its
+// compute time on a machine of the given speed.
+func (k *knowledge) estimate(t *state.Task, speed float64) sched.Estimate {
+	return sched.Estimate{
+		Input:   t.InputBytes * k.factor(t, 0),
+		Compute: t.ComputeTime / speed * k.factor(t, 1),
+		Output:  t.OutputBytes * k.factor(t, 2),
 	}
 }
 
 // factor is the multiplicative error of one quantity of one task.
-func (k *knowledge) factor(t *Task, quantity uint64) float64 {
+func (k *knowledge) factor(t *state.Task, quantity uint64) float64 {
+	return k.factorOf(t.Stage.Job.Seq, t.Stage.Index, t.Index, quantity)
+}
+
+// factorOf is factor for the task of job seq, stage and index.
+func (k *knowledge) factorOf(seq, stage, index int, quantity uint64) float64 {
 	if k.model == "exact" {
 		return 1
 	}
-	h := mix(k.seed ^ mix(uint64(t.Stage.Job.Seq)<<20^uint64(t.Stage.Index)<<8^quantity) ^ mix(uint64(t.Index)+0x51))
+	h := mix(k.seed ^ mix(uint64(seq)<<20^uint64(stage)<<8^quantity) ^ mix(uint64(index)+0x51))
 	u := float64(h>>11) / (1 << 53)
 	switch k.model {
 	case "multiplicative": // PushBox §7.2: E = f^(2U-1)
@@ -85,4 +88,52 @@ func mix(x uint64) uint64 {
 	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
 	x = (x ^ x>>27) * 0x94d049bb133111eb
 	return x ^ x>>31
+}
+
+// forecast is what a planner may know of the job that arrives seq-th: its
+// stages' task counts and sizes, each task's quantities through the same
+// error model as Estimate. Tasks are drawn from the job's own stream, as
+// they will be on arrival. A task's input counts its file split and its
+// share of its parent stages' output; outputs given as a ratio follow it.
+func (k *knowledge) forecast(spec *workload.Job, seq int, r *rand.Rand) sched.Forecast {
+	f := sched.Forecast{ID: spec.ID, Arrival: spec.Arrival, Recurring: spec.Recurring, User: spec.User, Queue: spec.Queue,
+		After: append([]string(nil), spec.After...)}
+	outBy := map[string]float64{} // true output of each stage so far, by id
+	for si := range spec.Stages {
+		ss := &spec.Stages[si]
+		tasks := ss.Expand(r)
+		sf := sched.StageForecast{ID: ss.ID, Tasks: len(tasks)}
+		totalShare := 0.0
+		for _, t := range tasks {
+			totalShare += t.Share
+		}
+		parentOut := 0.0
+		for _, d := range ss.After {
+			sf.Parents = append(sf.Parents, d.Stage)
+			switch d.Pattern {
+			case workload.Broadcast:
+				parentOut += outBy[d.Stage] * float64(len(tasks))
+			default:
+				parentOut += outBy[d.Stage]
+			}
+		}
+		out := 0.0
+		for ti, t := range tasks {
+			in := t.Input
+			if totalShare > 0 {
+				in += parentOut * t.Share / totalShare
+			}
+			o := t.Output
+			if t.OutputRatio > 0 {
+				o = t.OutputRatio * in
+			}
+			out += o
+			sf.Input += t.Input * k.factorOf(seq, si, ti, 0)
+			sf.Compute += (t.Compute + t.PerByte*in) * k.factorOf(seq, si, ti, 1)
+			sf.Output += o * k.factorOf(seq, si, ti, 2)
+		}
+		outBy[ss.ID] = out
+		f.Stages = append(f.Stages, sf)
+	}
+	return f
 }

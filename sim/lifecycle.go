@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/netsched/netsched/internal/state"
+	"github.com/netsched/netsched/sched"
+
 	"github.com/netsched/netsched/workload"
 )
 
@@ -26,8 +29,8 @@ func (e *Engine) arrive() {
 	e.jobs = append(e.jobs, j)
 	e.jobsByID[j.ID] = j
 	e.unfinished++
-	e.observe(Event{Kind: JobArrived, Job: j})
-	if j.waitFor == 0 {
+	e.observe(sched.Event{Kind: sched.JobArrived, Job: sched.WrapJob(j)})
+	if j.WaitFor == 0 {
 		e.unblock(j)
 	}
 	if err := e.readNextJob(); err != nil {
@@ -37,10 +40,10 @@ func (e *Engine) arrive() {
 
 // materialize builds the running state of a job: stages, tasks, true sizes
 // and the replicas of file inputs.
-func (e *Engine) materialize(spec *workload.Job) *Job {
-	j := &Job{ID: spec.ID, Seq: e.nextSeq, User: orDefault(spec.User), Queue: orDefault(spec.Queue),
+func (e *Engine) materialize(spec *workload.Job) *state.Job {
+	j := &state.Job{ID: spec.ID, Seq: e.nextSeq, User: orDefault(spec.User), Queue: orDefault(spec.Queue),
 		Arrival: spec.Arrival, Start: -1, Finish: -1, Spec: spec, Recurring: spec.Recurring, Class: spec.Class,
-		mapProgress: -1}
+		MapProgress: -1}
 	e.nextSeq++
 	for _, pid := range spec.After {
 		out := e.outputs[pid]
@@ -48,25 +51,25 @@ func (e *Engine) materialize(spec *workload.Job) *Job {
 			e.fail("workload: job %q depends on job %q, which has not arrived before it", spec.ID, pid)
 			return j
 		}
-		j.parents = append(j.parents, out)
-		if !out.done {
-			j.waitFor++
-			out.job.children = append(out.job.children, j)
+		j.Parents = append(j.Parents, out)
+		if !out.Done {
+			j.WaitFor++
+			out.Job.Children = append(out.Job.Children, j)
 		}
 	}
-	j.Blocked = j.waitFor > 0
-	// One random stream per job, derived from the seed and the arrival
-	// order, so a job's draws do not depend on other jobs' draws.
-	r := rand.New(rand.NewPCG(e.sc.Seed^0x9e3779b97f4a7c15, uint64(j.Seq)))
-	index := map[string]*Stage{}
+	j.Blocked = j.WaitFor > 0
+	r := e.jobRand(j.Seq)
+	uploaded := e.uploaded
+	e.uploaded = nil
+	index := map[string]*state.Stage{}
 	for si := range spec.Stages {
 		ss := &spec.Stages[si]
-		st := &Stage{Job: j, Index: si, ID: ss.ID}
+		st := &state.Stage{Job: j, Index: si, ID: ss.ID}
 		index[ss.ID] = st
 		for ti, ts := range ss.Expand(r) {
-			t := &Task{Stage: st, Index: ti, Machine: -1, Pin: ts.Pin, spec: ts}
+			t := &state.Task{Stage: st, Index: ti, Machine: -1, Pin: ts.Pin, Spec: ts}
 			st.Tasks = append(st.Tasks, t)
-			st.totalShare += ts.Share
+			st.TotalShare += ts.Share
 			if ts.Input > 0 {
 				st.HasFileInput = true
 			}
@@ -78,38 +81,41 @@ func (e *Engine) materialize(spec *workload.Job) *Job {
 		st := j.Stages[si]
 		for _, d := range ss.After {
 			p := index[d.Stage]
-			st.Parents = append(st.Parents, Edge{Parent: p, Kind: d.Kind, SlowStart: d.SlowStart, Pattern: d.Pattern})
+			st.Parents = append(st.Parents, state.Edge{Parent: p, Kind: d.Kind, SlowStart: d.SlowStart, Pattern: d.Pattern})
 			p.Children = append(p.Children, st)
 		}
-		st.ReadsJobParents = len(st.Parents) == 0 && len(j.parents) > 0
+		st.ReadsJobParents = len(st.Parents) == 0 && len(j.Parents) > 0
 	}
 	parentTotal := 0.0
-	for _, p := range j.parents {
-		parentTotal += p.total
+	for _, p := range j.Parents {
+		parentTotal += p.Total
 	}
-	out := &jobOutput{id: j.ID, job: j}
+	out := &state.JobOutput{ID: j.ID, Job: j}
 	for _, st := range topoOrder(j.Stages) {
 		for _, t := range st.Tasks {
-			in := t.spec.Input
+			in := t.Spec.Input
 			for _, edge := range st.Parents {
 				for _, p := range edge.Parent.Tasks {
 					in += contribution(p, t, edge.Pattern)
 				}
 			}
 			if st.ReadsJobParents {
-				in += parentTotal * t.spec.Share / st.totalShare
+				in += parentTotal * t.Spec.Share / st.TotalShare
 			}
-			t.inputBytes = in
-			t.outputBytes = t.spec.Output
-			if t.spec.OutputRatio > 0 {
-				t.outputBytes = t.spec.OutputRatio * in
+			t.InputBytes = in
+			t.OutputBytes = t.Spec.Output
+			if t.Spec.OutputRatio > 0 {
+				t.OutputBytes = t.Spec.OutputRatio * in
 			}
-			t.computeTime = t.spec.Compute + t.spec.PerByte*in
-			if t.spec.Input > 0 {
-				t.Replicas = e.placeReplicas(t, r)
+			t.ComputeTime = t.Spec.Compute + t.Spec.PerByte*in
+			if t.Spec.Input > 0 {
+				t.Replicas = uploaded[[2]int{st.Index, t.Index}]
+				if t.Replicas == nil {
+					t.Replicas = e.placeReplicas(r)
+				}
 			}
 			if len(st.Children) == 0 {
-				out.total += t.outputBytes
+				out.Total += t.OutputBytes
 			}
 		}
 	}
@@ -125,25 +131,25 @@ func orDefault(s string) string {
 }
 
 // contribution is the bytes child task c reads from parent task p.
-func contribution(p, c *Task, pat workload.Pattern) float64 {
+func contribution(p, c *state.Task, pat workload.Pattern) float64 {
 	switch pat {
 	case workload.Broadcast:
-		return p.outputBytes
+		return p.OutputBytes
 	case workload.OneToOne:
 		if p.Index == c.Index {
-			return p.outputBytes
+			return p.OutputBytes
 		}
 		return 0
 	}
-	return p.outputBytes * c.spec.Share / c.Stage.totalShare
+	return p.OutputBytes * c.Spec.Share / c.Stage.TotalShare
 }
 
 // topoOrder lists stages parents-first (Validate rejected cycles).
-func topoOrder(stages []*Stage) []*Stage {
-	out := make([]*Stage, 0, len(stages))
+func topoOrder(stages []*state.Stage) []*state.Stage {
+	out := make([]*state.Stage, 0, len(stages))
 	seen := make([]bool, len(stages))
-	var visit func(s *Stage)
-	visit = func(s *Stage) {
+	var visit func(s *state.Stage)
+	visit = func(s *state.Stage) {
 		if seen[s.Index] {
 			return
 		}
@@ -159,21 +165,58 @@ func topoOrder(stages []*Stage) []*Stage {
 	return out
 }
 
-// placeReplicas places a file split: the scheduler's data placement if it
-// has one, else the HDFS default (first replica on a random machine, the
-// second on another rack, the third on the second's rack).
-func (e *Engine) placeReplicas(t *Task, r *rand.Rand) []int {
+// jobRand is the random stream of the job that arrives seq-th, derived from
+// the seed and the arrival order, so a job's draws do not depend on other
+// jobs' draws.
+func (e *Engine) jobRand(seq int) *rand.Rand {
+	return rand.New(rand.NewPCG(e.sc.Seed^0x9e3779b97f4a7c15, uint64(seq)))
+}
+
+// upload places the input splits of the job read ahead, before it arrives,
+// through the scheduler's DataPlacer (JobPacker, Corral place a job's input
+// when it is uploaded). The tasks are drawn from a copy of the job's random
+// stream; the job draws them again, identically, when it arrives.
+func (e *Engine) upload(spec *workload.Job) error {
+	if err := spec.Validate(len(e.machines)); err != nil {
+		return fmt.Errorf("workload: job %q: %v", spec.ID, err)
+	}
+	r := e.jobRand(e.nextSeq)
 	n := min(e.sc.Replicas, len(e.machines))
-	if e.placer != nil {
-		if reps := e.placer.PlaceInput(e.view, t, n); reps != nil {
+	var tasks [][]workload.Task
+	for si := range spec.Stages {
+		tasks = append(tasks, spec.Stages[si].Expand(r))
+	}
+	placed := map[[2]int][]int{}
+	for si, ts := range tasks {
+		for ti, task := range ts {
+			if task.Input <= 0 {
+				continue
+			}
+			reps := e.placer.PlaceInput(e.view, sched.InputSplit{Job: spec, Stage: si, Task: ti, Bytes: task.Input, Replicas: n})
+			if e.checkScheduler(); e.err != nil {
+				return e.err
+			}
+			if reps == nil {
+				continue
+			}
 			for _, m := range reps {
 				if m < 0 || m >= len(e.machines) {
-					e.fail("scheduler %T placed a replica of %s on machine %d, which does not exist", e.sched, t, m)
+					return fmt.Errorf("scheduler %s placed a replica of job %s stage %d task %d on machine %d, which does not exist",
+						e.sc.Scheduler.Name, spec.ID, si, ti, m)
 				}
 			}
-			return reps
+			placed[[2]int{si, ti}] = reps
 		}
 	}
+	e.uploaded = placed
+	return nil
+}
+
+// placeReplicas places a file split by the HDFS default: first replica on
+// a random machine, the second on another rack, the third on the second's
+// rack.
+func (e *Engine) placeReplicas(r *rand.Rand) []int {
+	n := min(e.sc.Replicas, len(e.machines))
 	reps := make([]int, 0, n)
 	has := func(m int) bool {
 		for _, x := range reps {
@@ -225,7 +268,7 @@ func (e *Engine) placeReplicas(t *Task, r *rand.Rand) []int {
 
 // unblock runs when a job's parent jobs are all done: its stages without
 // parents become ready.
-func (e *Engine) unblock(j *Job) {
+func (e *Engine) unblock(j *state.Job) {
 	j.Blocked = false
 	for _, st := range j.Stages {
 		if len(st.Parents) == 0 {
@@ -234,21 +277,21 @@ func (e *Engine) unblock(j *Job) {
 	}
 }
 
-func (e *Engine) stageReady(st *Stage) {
+func (e *Engine) stageReady(st *state.Stage) {
 	if st.Ready {
 		return
 	}
 	st.Ready = true
 	j := st.Job
 	for _, t := range st.Tasks {
-		t.State = Waiting
+		t.State = state.Waiting
 		t.ReadyAt = e.now
-		st.waiting.add(t, e.rackOf)
+		st.WaitQ.Add(t, e.rackOf)
 	}
 	j.Waiting += len(st.Tasks)
 	e.waitingTotal += len(st.Tasks)
 	e.taskArrival = true
-	e.observe(Event{Kind: StageReady, Job: j, Stage: st})
+	e.observe(sched.Event{Kind: sched.StageReady, Job: sched.WrapJob(j), Stage: sched.WrapStage(st)})
 	// A child with slow-start 0 needs no finished parent task: it is ready
 	// with its parent (Hadoop starts such reducers with the job).
 	for _, c := range st.Children {
@@ -257,7 +300,7 @@ func (e *Engine) stageReady(st *Stage) {
 }
 
 // maybeReady checks a child stage after one of its parents progressed.
-func (e *Engine) maybeReady(st *Stage) {
+func (e *Engine) maybeReady(st *state.Stage) {
 	if st.Ready || st.Job.Blocked {
 		return
 	}
@@ -277,60 +320,76 @@ func (e *Engine) maybeReady(st *Stage) {
 	e.stageReady(st)
 }
 
-// startTask gives t a slot on machine m and begins its input phase.
-func (e *Engine) startTask(t *Task, m int) {
+// reserve takes machine m's slot for t, placed by the plan of the decision
+// under way: from now on the view shows the slot taken and the task no
+// longer waiting. startTask starts it when the call returns.
+func (e *Engine) reserve(t *state.Task, m int) {
 	mc := e.machines[m]
 	j := t.Job()
-	t.State = InInput
+	t.State = state.Planned
 	t.Machine = m
-	t.StartAt = e.now
 	mc.Free--
 	mc.InputPhase++
-	mc.Running = append(mc.Running, t)
+	mc.Planned = append(mc.Planned, t)
 	e.held++
-	j.Running++
 	j.Waiting--
 	e.waitingTotal--
 	t.Stage.Started++
+	e.planned = append(e.planned, t)
+}
+
+// startTask begins the input phase of t, reserved on machine m.
+func (e *Engine) startTask(t *state.Task, m int) {
+	mc := e.machines[m]
+	j := t.Job()
+	t.State = state.InInput
+	t.StartAt = e.now
+	mc.Running = append(mc.Running, t)
+	j.Running++
 	if j.Start < 0 {
 		j.Start = e.now
 	}
 	e.metrics.started(t)
-	e.observe(Event{Kind: TaskStarted, Job: j, Stage: t.Stage, Task: t})
-	t.fetch = &fetchState{}
-	f := t.fetch
-	if t.spec.Input > 0 {
+	e.observe(sched.Event{Kind: sched.TaskStarted, Job: sched.WrapJob(j), Stage: sched.WrapStage(t.Stage), Task: sched.WrapTask(t)})
+	t.Fetch = &state.FetchState{}
+	f := t.Fetch
+	if e.gater != nil {
+		f.Gated = e.gater.GateFetches(e.view, sched.WrapTask(t))
+		e.checkScheduler()
+	}
+	if t.Spec.Input > 0 {
 		src := e.nearestReplica(t, m)
-		f.add(src, t.spec.Input, kindInput)
+		f.Add(src, t.Spec.Input, state.KindInput, src == m)
 		if src == m {
-			j.localMaps++
+			j.LocalMaps++
 		}
-		j.dfsMaps++
+		j.DFSMaps++
 	}
 	for _, edge := range t.Stage.Parents {
 		for _, p := range edge.Parent.Tasks {
 			if edge.Pattern == workload.OneToOne && p.Index != t.Index {
 				continue
 			}
-			if p.State != Done {
-				f.outstanding++ // fetched when p finishes
+			if p.State != state.Done {
+				f.Outstanding++ // fetched when p finishes
 			} else if b := contribution(p, t, edge.Pattern); b > 0 {
-				f.add(p.Machine, b, kindShuffle)
+				f.Add(p.Machine, b, state.KindShuffle, p.Machine == m)
 			}
 		}
 	}
 	if t.Stage.ReadsJobParents {
-		for _, out := range j.parents {
-			for _, mb := range out.byMachine {
-				f.add(mb.machine, mb.bytes*t.spec.Share/t.Stage.totalShare, kindDependent)
+		for _, out := range j.Parents {
+			for _, mb := range out.ByMachine {
+				f.Add(mb.Machine, mb.Bytes*t.Spec.Share/t.Stage.TotalShare, state.KindDependent, mb.Machine == m)
 			}
 		}
 	}
+	e.fetchesReady(t)
 	e.pumpFetches(t)
 }
 
 // nearestReplica: node-local, else a replica in the same rack, else the first.
-func (e *Engine) nearestReplica(t *Task, m int) int {
+func (e *Engine) nearestReplica(t *state.Task, m int) int {
 	for _, r := range t.Replicas {
 		if r == m {
 			return r
@@ -342,8 +401,4 @@ func (e *Engine) nearestReplica(t *Task, m int) int {
 		}
 	}
 	return t.Replicas[0]
-}
-
-func (t *Task) String() string {
-	return fmt.Sprintf("task %s/%s[%d]", t.Stage.Job.ID, t.Stage.ID, t.Index)
 }

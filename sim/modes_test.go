@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/netsched/netsched/scenario"
+	"github.com/netsched/netsched/sched"
 	"github.com/netsched/netsched/sim"
 )
 
@@ -45,17 +46,18 @@ scheduler: fifo
 
 // recorder is fifo that also records the estimates it sees.
 type recorder struct {
-	sim.Scheduler
+	sched.Scheduler
 	ratios []float64
 }
 
-func (r *recorder) Offer(v *sim.View, m int) *sim.Task {
-	t := r.Scheduler.Offer(v, m)
-	if t != nil {
+// Offer records the tasks fifo placed on m: the machine's planned tasks
+// (the plan is this call's).
+func (r *recorder) Offer(v sched.View, m int, p *sched.Plan) {
+	r.Scheduler.Offer(v, m, p)
+	for _, t := range v.Machine(m).Planned() {
 		est := v.Estimate(t)
 		r.ratios = append(r.ratios, est.Compute/5) // every task computes 5s
 	}
-	return t
 }
 
 // The multiplicative error model gives estimate = truth x f^(2U-1): every
@@ -73,7 +75,7 @@ scheduler: fifo
 		if err != nil {
 			t.Fatal(err)
 		}
-		fifo, _ := sim.NewScheduler("fifo", nil)
+		fifo, _ := sched.NewScheduler("fifo", nil)
 		rec := &recorder{Scheduler: fifo}
 		if _, err := sim.RunWith(sc, rec); err != nil {
 			t.Fatal(err)

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/netsched/netsched/internal/state"
+	"github.com/netsched/netsched/sched"
 )
 
 // markChanged records a slot change on machine m for this instant's pass.
@@ -22,6 +25,10 @@ func (e *Engine) markChanged(m int) {
 // which keeps a day-long trace from costing a heartbeat per machine-second;
 // the grid keeps their timing as if they had been.
 func (e *Engine) scheduleHeartbeat(m int) {
+	if e.rackScheduler != nil {
+		e.scheduleRackHeartbeat(e.rackOf[m])
+		return
+	}
 	if e.hbScheduled[m] {
 		return // one pending heartbeat per machine
 	}
@@ -46,14 +53,52 @@ func (e *Engine) heartbeat(m int) {
 	}
 	if e.waitingTotal > 0 {
 		e.stats.offers++
-		t := e.offer(m)
-		e.checkScheduler()
-		if t != nil && e.err == nil {
-			e.apply(t, m)
-		}
+		e.offer(m, true)
 	}
 	if e.waitingTotal > 0 && mc.Free > 0 {
 		e.scheduleHeartbeat(m)
+	}
+}
+
+// scheduleRackHeartbeat queues rack r's heartbeat (RackHeartbeater) on the
+// phase grid of the rack's first machine: a rack heartbeats when one of its
+// machines would.
+func (e *Engine) scheduleRackHeartbeat(r int) {
+	if e.rackHBScheduled == nil {
+		e.rackHBScheduled = make([]bool, e.sc.Racks)
+	}
+	if e.rackHBScheduled[r] {
+		return
+	}
+	e.rackHBScheduled[r] = true
+	h := e.sc.Heartbeat
+	phase := e.hbPhase[e.rackMachines[r][0]]
+	k := math.Floor((e.now - phase) / h)
+	next := phase + h*(k+1)
+	if next <= e.now {
+		next += h
+	}
+	e.events.push(event{time: next, kind: evRackHeartbeat, m: r})
+}
+
+// rackHeartbeat asks a RackHeartbeater about rack r, once per heartbeat.
+func (e *Engine) rackHeartbeat(r int) {
+	e.rackHBScheduled[r] = false
+	free := false
+	for _, m := range e.rackMachines[r] {
+		free = free || e.machines[m].Free > 0
+	}
+	if !free || e.waitingTotal == 0 {
+		return // restarted by markChanged when a slot frees
+	}
+	e.stats.offers++
+	e.decide(func() { e.rackScheduler.RackHeartbeat(e.view, r, e.plan) })
+	free = false
+	for _, m := range e.rackMachines[r] {
+		free = free || e.machines[m].Free > 0
+	}
+	if e.waitingTotal > 0 && free {
+		e.scheduleRackHeartbeat(r)
 	}
 }
 
@@ -84,27 +129,14 @@ func (e *Engine) passOnce() (placed bool) {
 		}
 	}
 	defer func() { placed = e.stats.decisions > decided }()
-	if e.sc.HeartbeatOnly || e.waitingTotal == 0 || len(changed) == 0 && !arrival {
+	if e.sc.HeartbeatOnly || e.rackScheduler != nil || e.waitingTotal == 0 || len(changed) == 0 && !arrival {
 		return
 	}
 	if e.global != nil {
 		e.stats.offers++
-		start := time.Now()
-		placements := e.global.Schedule(e.view, Opportunity{SlotChanged: changed, TaskArrival: arrival})
-		e.schedTime += time.Since(start)
-		if e.checkScheduler(); e.err != nil {
-			return
-		}
-		for _, p := range placements {
-			if p.Task == nil || p.Machine < 0 || p.Machine >= len(e.machines) {
-				e.fail("scheduler %T returned an invalid placement %+v", e.sched, p)
-				return
-			}
-			e.apply(p.Task, p.Machine)
-			if e.err != nil {
-				return
-			}
-		}
+		e.decide(func() {
+			e.global.Schedule(e.view, sched.Opportunity{SlotChanged: changed, TaskArrival: arrival}, e.plan)
+		})
 		return
 	}
 	order := changed
@@ -127,49 +159,80 @@ func (e *Engine) passOnce() (placed bool) {
 	for _, m := range order {
 		for e.machines[m].Free > 0 && e.waitingTotal > 0 {
 			e.stats.offers++
-			t := e.offer(m)
-			if e.checkScheduler(); t == nil || e.err != nil {
+			if !e.offer(m, false) || e.err != nil {
 				break
 			}
-			e.apply(t, m)
-			if e.err != nil {
-				return
-			}
+		}
+		if e.err != nil {
+			return
 		}
 	}
 	return
 }
 
-// offer asks the scheduler about machine m, timing the call (timing.json
-// reports scheduler time per decision; it never enters the simulation).
-func (e *Engine) offer(m int) *Task {
-	start := time.Now()
-	t := e.sched.Offer(e.view, m)
-	e.schedTime += time.Since(start)
-	return t
+// offer asks the scheduler about machine m and reports whether it placed
+// something.
+func (e *Engine) offer(m int, heartbeat bool) bool {
+	return e.decide(func() { e.sched.Offer(e.view, m, e.plan) }) > 0
 }
 
-// apply validates and carries out one placement decision.
-func (e *Engine) apply(t *Task, m int) {
-	if err := e.validate(t, m); err != nil {
-		e.fail("scheduler %T: invalid decision (%s -> machine %d): %v", e.sched, t, m, err)
+// decide runs one deciding call into the scheduler, timed (timing.json
+// reports scheduler time per decision; it never enters the simulation),
+// then starts what its plan placed, in plan order. It returns the number
+// of tasks placed.
+func (e *Engine) decide(call func()) int {
+	e.plan.Reset()
+	e.call = callDecide
+	start := time.Now()
+	call()
+	e.schedTime += time.Since(start)
+	e.checkScheduler()
+	placed := e.planned
+	e.planned = nil
+	for _, t := range placed {
+		e.machines[t.Machine].Planned = e.machines[t.Machine].Planned[:0]
+	}
+	for _, t := range placed {
+		if e.err != nil {
+			break
+		}
+		e.stats.decisions++
+		e.startTask(t, t.Machine)
+	}
+	e.planned = placed[:0]
+	return len(placed)
+}
+
+// observe tells the scheduler about an event; its plan may change classes
+// and release fetches, which take effect at once.
+func (e *Engine) observe(ev sched.Event) {
+	if e.observer == nil {
 		return
 	}
-	e.stats.decisions++
-	e.startTask(t, m)
+	prev := e.call
+	e.call = callObserve
+	e.observer.Observe(e.view, ev, e.plan)
+	e.call = prev
+	e.checkScheduler()
 }
 
-func (e *Engine) validate(t *Task, m int) error {
+func (e *Engine) validate(t *state.Task, m int) error {
 	if m < 0 || m >= len(e.machines) {
 		return fmt.Errorf("machine %d does not exist", m)
 	}
 	if e.jobsByID[t.Job().ID] != t.Job() {
 		return fmt.Errorf("the task's job is not active")
 	}
-	if t.State != Waiting {
+	if t.State == state.Planned {
+		return fmt.Errorf("the task is already placed by this plan (on machine %d)", t.Machine)
+	}
+	if t.State != state.Waiting {
 		return fmt.Errorf("the task is %s, not waiting", t.State)
 	}
 	if e.machines[m].Free <= 0 {
+		if len(e.machines[m].Planned) > 0 {
+			return fmt.Errorf("machine %d has no free slot left (this plan already placed %d task(s) there)", m, len(e.machines[m].Planned))
+		}
 		return fmt.Errorf("machine %d has no free slot", m)
 	}
 	if t.Pin >= 0 && t.Pin != m {

@@ -4,20 +4,21 @@ import (
 	"testing"
 
 	"github.com/netsched/netsched/scenario"
+	"github.com/netsched/netsched/sched"
 )
 
 // firstWaiting places the first waiting task that may run on the machine.
 type firstWaiting struct{}
 
-func (firstWaiting) Offer(v *View, m int) *Task {
+func (firstWaiting) Offer(v sched.View, m int, p *sched.Plan) {
 	for _, j := range v.Jobs() {
-		for _, st := range j.Stages {
-			if t := st.NextWaiting(m); t != nil {
-				return t
+		for _, st := range j.Stages() {
+			if t := st.NextWaiting(m); !t.IsZero() {
+				p.Place(t, m)
+				return
 			}
 		}
 	}
-	return nil
 }
 
 func heartbeatEngine(t *testing.T, machines string) *Engine {

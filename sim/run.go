@@ -6,12 +6,13 @@ import (
 	"github.com/netsched/netsched/metrics"
 	"github.com/netsched/netsched/network"
 	"github.com/netsched/netsched/scenario"
+	"github.com/netsched/netsched/sched"
 )
 
 // Run builds the scenario's scheduler and simulates it: the library entry
 // point behind `netsched run`.
 func Run(sc *scenario.Scenario) (*metrics.Result, error) {
-	s, err := NewScheduler(sc.Scheduler.Name, sc.Scheduler.Params)
+	s, err := sched.NewScheduler(sc.Scheduler.Name, sc.Scheduler.Params)
 	if err != nil {
 		return nil, err
 	}
@@ -19,7 +20,7 @@ func Run(sc *scenario.Scenario) (*metrics.Result, error) {
 }
 
 // RunWith simulates sc with an already built scheduler (library use).
-func RunWith(sc *scenario.Scenario, s Scheduler) (*metrics.Result, error) {
+func RunWith(sc *scenario.Scenario, s sched.Scheduler) (*metrics.Result, error) {
 	e, err := New(sc, s)
 	if err != nil {
 		return nil, err

@@ -1,160 +1,221 @@
 package sim
 
 import (
+	"fmt"
+	"iter"
 	"math"
 
+	"github.com/netsched/netsched/internal/state"
 	"github.com/netsched/netsched/network"
+	"github.com/netsched/netsched/sched"
 )
 
-// View is a scheduler's window on the engine: read access to machines and
-// active jobs, estimates through the knowledge model, the network monitor,
-// and the few actions a scheduler may take besides placing tasks.
-type View struct{ e *Engine }
+// view is the engine's implementation of sched.View and of the backend of
+// the plans it hands to the scheduler.
+type view struct{ e *Engine }
 
-// Now is the simulated time in seconds.
-func (v *View) Now() float64 { return v.e.now }
+var access state.Access
 
-// Machines are indexed by id; read-only.
-func (v *View) Machines() []*Machine { return v.e.machines }
+func unwrapTask(t sched.Task) *state.Task { return t.State(access) }
 
-// Racks is the number of racks.
-func (v *View) Racks() int { return v.e.sc.Racks }
-
-// RackOf returns machine m's rack.
-func (v *View) RackOf(m int) int { return v.e.rackOf[m] }
-
-// Jobs are the active (arrived, unfinished) jobs in arrival order; read-only.
-func (v *View) Jobs() []*Job { return v.e.jobs }
-
-// Job finds an active job by id.
-func (v *View) Job(id string) *Job { return v.e.jobsByID[id] }
-
-// WaitingTasks is the number of waiting tasks in the cluster.
-func (v *View) WaitingTasks() int { return v.e.waitingTotal }
-
-// Heartbeat is the node heartbeat interval in seconds.
-func (v *View) Heartbeat() float64 { return v.e.sc.Heartbeat }
-
-// Seed is the scenario seed (schedulers derive their own random streams).
-func (v *View) Seed() uint64 { return v.e.sc.Seed }
-
-// Monitor is the network monitor's latest smoothed reading.
-func (v *View) Monitor() network.Sample { return v.e.net.Monitor() }
-
-// SetTaskClass changes the network priority class of a task, and so of its
-// flows in flight and those it starts later (PushBox re-orders
-// priorities). Each flow's class is derived as when it started: through
-// the scheduler's FlowClass when it has one, so a flow it classes by its
-// source (PushBox's intra-rack class) keeps that class.
-func (v *View) SetTaskClass(t *Task, class int) {
-	if class < 0 {
-		v.e.fail("scheduler %T set a negative class %d on %s", v.e.sched, class, t)
-		return
+func (v *view) Now() float64       { return v.e.now }
+func (v *view) Seed() uint64       { return v.e.sc.Seed }
+func (v *view) Heartbeat() float64 { return v.e.sc.Heartbeat }
+func (v *view) Checking() bool     { return v.e.check }
+func (v *view) NumMachines() int   { return len(v.e.machines) }
+func (v *view) Machine(m int) sched.Machine {
+	if m < 0 || m >= len(v.e.machines) {
+		return sched.Machine{}
 	}
-	t.Class = class
-	for _, rec := range v.e.flowsOf(t) {
-		c, ok := v.e.flowClass(t, rec.src)
-		if !ok {
-			return
+	return sched.WrapMachine(v.e.machines[m])
+}
+func (v *view) Racks() int               { return v.e.sc.Racks }
+func (v *view) RackOf(m int) int         { return v.e.rackOf[m] }
+func (v *view) RackMachines(r int) []int { return v.e.rackMachines[r] }
+func (v *view) NumJobs() int             { return len(v.e.jobs) }
+func (v *view) WaitingTasks() int        { return v.e.waitingTotal }
+func (v *view) Monitor() network.Sample  { return v.e.net.Monitor() }
+func (v *view) Jobs() iter.Seq2[int, sched.Job] {
+	return func(yield func(int, sched.Job) bool) {
+		for i, j := range v.e.jobs {
+			if !yield(i, sched.WrapJob(j)) {
+				return
+			}
 		}
-		v.e.net.SetClass(v.e.now, rec.id, c)
 	}
+}
+
+func (v *view) Job(id string) (sched.Job, bool) {
+	j, ok := v.e.jobsByID[id]
+	return sched.WrapJob(j), ok
+}
+
+func (v *view) Locality(t sched.Task, m int) sched.Locality {
+	return state.LocalityOf(unwrapTask(t), m, v.e.rackOf)
+}
+
+// Estimate returns the knowledge model's estimate of t (exact by default),
+// its compute time on a machine of speed 1.
+func (v *view) Estimate(t sched.Task) sched.Estimate { return v.e.knowledge.estimate(unwrapTask(t), 1) }
+
+// EstimateOn is the estimate with t's compute time on machine m.
+func (v *view) EstimateOn(t sched.Task, m int) sched.Estimate {
+	return v.e.knowledge.estimate(unwrapTask(t), v.e.machines[m].Speed)
 }
 
 // RemainingInput is the bytes a task in its input phase still has to
 // receive over the network or locally, as the scheduler would estimate it.
-func (v *View) RemainingInput(t *Task) float64 {
-	if t.State != InInput {
-		if t.State == Waiting || t.State == Admitting {
-			return v.Estimate(t).Input
+func (v *view) RemainingInput(st sched.Task) float64 {
+	t := unwrapTask(st)
+	if t.State != state.InInput {
+		if t.State == state.Waiting || t.State == state.Admitting || t.State == state.Planned {
+			return v.Estimate(st).Input
 		}
 		return 0
 	}
-	left := t.inputBytes - t.receivedByte
+	left := t.InputBytes - t.ReceivedByte
 	for _, rec := range v.e.flowsOf(t) {
-		left -= rec.bytes - v.e.net.Remaining(rec.id)
+		left -= rec.Bytes - v.e.net.Remaining(rec.ID)
 	}
 	return math.Max(0, left) * v.e.knowledge.factor(t, 0)
 }
 
-// Locality of running task t on machine m for a task with file input.
-type Locality int8
-
-const (
-	NoPreference Locality = iota // no file input (reducers, DAG stages)
-	NodeLocal
-	RackLocal
-	OffSwitch
-)
-
-func (l Locality) String() string {
-	return [...]string{"no-preference", "node-local", "rack-local", "off-switch"}[l]
-}
-
-// Locality classifies running t on machine m.
-func (v *View) Locality(t *Task, m int) Locality { return localityOf(t, m, v.e.rackOf) }
-
-func localityOf(t *Task, m int, rackOf []int) Locality {
-	if len(t.Replicas) == 0 {
-		return NoPreference
-	}
-	best := OffSwitch
-	for _, r := range t.Replicas {
-		if r == m {
-			return NodeLocal
-		}
-		if rackOf[r] == rackOf[m] {
-			best = RackLocal
-		}
-	}
-	return best
-}
-
-// Waiting-task lookups on a stage. Each returns nil when none fits; all
-// respect pins (a pinned task is offered only its machine).
-
-// NextWaiting is the first waiting task (by index) that may run on m.
-func (s *Stage) NextWaiting(m int) *Task {
-	if t := firstIn(s.waiting.pinned, m); t != nil {
-		return t
-	}
-	return s.waiting.order.first()
-}
-
-// LocalWaiting is a waiting task with a replica on m (or pinned to m).
-func (s *Stage) LocalWaiting(m int) *Task {
-	if t := firstIn(s.waiting.pinned, m); t != nil {
-		return t
-	}
-	return firstIn(s.waiting.byMachine, m)
-}
-
-// RackLocalWaiting is a waiting task with a replica in rack r.
-func (s *Stage) RackLocalWaiting(r int) *Task { return firstIn(s.waiting.byRack, r) }
-
-// WaitingCount is the number of waiting tasks of the stage.
-func (s *Stage) WaitingCount() int {
-	if !s.Ready {
-		return 0
-	}
-	return len(s.Tasks) - s.Started
-}
-
-// ForEachWaiting calls fn on waiting tasks in index order until it returns false.
-func (s *Stage) ForEachWaiting(fn func(t *Task) bool) {
-	if !s.Ready {
-		return
-	}
-	for _, t := range s.Tasks {
-		if t.State == Waiting && !fn(t) {
-			return
-		}
-	}
-}
-
-func (e *Engine) flowsOf(t *Task) []*flowRec {
-	if t.fetch == nil {
+// Fetches lists a task's queued sources, held ones included.
+func (v *view) Fetches(st sched.Task) []sched.Fetch {
+	t := unwrapTask(st)
+	if t.Fetch == nil {
 		return nil
 	}
-	return t.fetch.flows
+	k := v.e.knowledge.factor(t, 0)
+	var out []sched.Fetch
+	for i, q := range [][]state.Source{t.Fetch.Pending, t.Fetch.Held} {
+		for _, s := range q {
+			out = append(out, sched.Fetch{Machine: s.Machine, Rack: v.e.rackOf[s.Machine], Bytes: s.Bytes * k, Kind: s.Kind.String(), Held: i == 1})
+		}
+	}
+	return out
+}
+
+// Output is where job id's final output lives.
+func (v *view) Output(id string) (sched.Output, bool) {
+	o := v.e.outputs[id]
+	if o == nil {
+		return sched.Output{}, false
+	}
+	out := sched.Output{Job: o.ID, Done: o.Done, Total: o.Total, ByRack: make([]float64, v.e.sc.Racks)}
+	for _, mb := range o.ByMachine {
+		out.ByMachine = append(out.ByMachine, sched.MachineBytes{Machine: mb.Machine, Bytes: mb.Bytes})
+		out.ByRack[v.e.rackOf[mb.Machine]] += mb.Bytes
+	}
+	return out, true
+}
+
+// ReceiveRateNow is the exact current rate, in bytes/s, at which machine m
+// receives input over the network: the sum of the current rates of the
+// flows into the tasks running there. Node-local reads are not included.
+func (v *view) ReceiveRateNow(m int) float64 {
+	if m < 0 || m >= len(v.e.machines) {
+		return 0
+	}
+	sum := 0.0
+	for _, t := range v.e.machines[m].Running {
+		if t.State != state.InInput {
+			continue
+		}
+		for _, rec := range v.e.flowsOf(t) {
+			sum += v.e.net.Rate(rec.ID)
+		}
+	}
+	return sum
+}
+
+// Oversubscribed reports whether cross-rack traffic has less capacity than
+// the machines' NICs: a two-tier or hybrid network with an oversubscription
+// ratio above 1, or a rack link slower than the sum of its rack's NICs.
+func (v *view) Oversubscribed() bool {
+	cfg := v.e.sc.Network
+	if cfg.Kind == "" || cfg.Kind == network.NonBlocking {
+		return false
+	}
+	if cfg.RackUp == 0 && cfg.RackDown == 0 {
+		return cfg.Oversubscription > 1
+	}
+	nic := make([]float64, v.e.sc.Racks)
+	for _, m := range v.e.machines {
+		if m.Rack < len(nic) {
+			nic[m.Rack] += m.NIC
+		}
+	}
+	for _, sum := range nic {
+		if cfg.RackUp > 0 && cfg.RackUp < sum || cfg.RackDown > 0 && cfg.RackDown < sum {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *Engine) flowsOf(t *state.Task) []*state.FlowRec {
+	if t.Fetch == nil {
+		return nil
+	}
+	return t.Fetch.Flows
+}
+
+// The plan backend. A call's kind decides which entries it may make.
+type callKind int8
+
+const (
+	callDecide  callKind = iota // Offer, Schedule, RackHeartbeat, FetchesReady: everything
+	callObserve                 // Observe: classes and fetch releases, no placements
+)
+
+// PlanPlace validates and reserves a placement: the task leaves the
+// waiting set and takes its slot now; it starts when the call returns.
+func (v *view) PlanPlace(st sched.Task, m int) error {
+	e := v.e
+	if st.IsZero() {
+		return e.planFail("placed no task (the zero Task) on machine %d", m)
+	}
+	t := unwrapTask(st)
+	if e.call != callDecide {
+		return e.planFail("placed %s during an observer call; placements belong to Offer, Schedule or a heartbeat", t)
+	}
+	if err := e.validate(t, m); err != nil {
+		return e.planFail("invalid placement (%s -> machine %d): %v", t, m, err)
+	}
+	e.reserve(t, m)
+	return nil
+}
+
+// PlanSetClass changes a task's class and re-classes its flows in flight.
+func (v *view) PlanSetClass(st sched.Task, class int) error {
+	e := v.e
+	t := unwrapTask(st)
+	if class < 0 {
+		return e.planFail("set a negative class %d on %s", class, t)
+	}
+	t.Class = class
+	for _, rec := range e.flowsOf(t) {
+		c, ok := e.flowClass(t, rec.Src)
+		if !ok {
+			return e.err
+		}
+		e.net.SetClass(e.now, rec.ID, c)
+	}
+	return nil
+}
+
+// PlanRelease releases a gated task's held transfer from machine m.
+func (v *view) PlanRelease(st sched.Task, m int) error {
+	return v.e.release(unwrapTask(st), func(s state.Source) bool { return s.Machine == m }, fmt.Sprintf("machine %d", m))
+}
+
+// PlanReleaseRack releases a gated task's held transfers from rack r.
+func (v *view) PlanReleaseRack(st sched.Task, r int) error {
+	return v.e.release(unwrapTask(st), func(s state.Source) bool { return v.e.rackOf[s.Machine] == r }, fmt.Sprintf("rack %d", r))
+}
+
+func (e *Engine) planFail(format string, a ...any) error {
+	e.fail("scheduler %s: "+format, append([]any{e.sc.Scheduler.Name}, a...)...)
+	return e.err
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/netsched/netsched/sched"
 )
 
 // execute runs the CLI in-process and returns its stdout and error.
@@ -60,4 +62,31 @@ func TestSchedulersListsBaselines(t *testing.T) {
 			t.Errorf("schedulers output lacks %s", name)
 		}
 	}
+	// Network policies come in their own section, after the schedulers,
+	// each with its description and parameters.
+	i := strings.Index(out, "\nnetwork policies")
+	if i < 0 || i < strings.Index(out, "fifo ") {
+		t.Fatalf("schedulers output lacks a network policies section after the schedulers:\n%s", out)
+	}
+	nets := out[i:]
+	for _, want := range []string{"test-policy ", "classes nothing (cmd tests only)", "level (default 0)", "the class of every flow"} {
+		if !strings.Contains(nets, want) {
+			t.Errorf("network policies section lacks %q:\n%s", want, nets)
+		}
+	}
+	help, err := execute(t, "schedulers", "--help")
+	if err != nil || !strings.Contains(help, "scheduler: {name: fair, network: <policy>}") {
+		t.Errorf("schedulers --help does not show how to combine a scheduler with a network policy (%v):\n%s", err, help)
+	}
+}
+
+// testPolicy is a network policy registered for the schedulers listing.
+type testPolicy struct{ level int }
+
+func (p testPolicy) FlowClass(sched.View, sched.Task, int) int { return p.level }
+
+func init() {
+	sched.RegisterNetwork(sched.NetworkInfo{Name: "test-policy", Description: "classes nothing (cmd tests only)",
+		Params: []sched.ParamInfo{{Name: "level", Default: "0", Help: "the class of every flow"}},
+		New:    func(p *sched.Params) (sched.NetworkPolicy, error) { return testPolicy{p.Int("level", 0)}, nil }})
 }

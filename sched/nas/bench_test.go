@@ -3,6 +3,7 @@ package nas_test
 import (
 	"testing"
 
+	"github.com/netsched/netsched/sched"
 	_ "github.com/netsched/netsched/sched/all"
 	"github.com/netsched/netsched/sched/nas"
 	"github.com/netsched/netsched/sim"
@@ -24,7 +25,7 @@ func BenchmarkFB2010First2000(b *testing.B) {
 			sc := fbScenario(b, fbTenth, 2000, 0.1)
 			events := 0
 			for b.Loop() {
-				s, err := sim.NewScheduler(c.name, c.params)
+				s, err := sched.NewScheduler(c.name, c.params)
 				if err != nil {
 					b.Fatal(err)
 				}

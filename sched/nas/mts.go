@@ -3,13 +3,13 @@ package nas
 import (
 	"math"
 
+	"github.com/netsched/netsched/sched"
 	"github.com/netsched/netsched/sched/internal/locate"
-	"github.com/netsched/netsched/sim"
 )
 
 // mapCand is one waiting map considered for machine m.
 type mapCand struct {
-	t    *sim.Task
+	t    sched.Task
 	j    *job
 	out  float64 // predicted shuffle output
 	cost float64 // MapCost = γ·input, γ = 0 node-local, 1 rack-local, 2 remote
@@ -21,23 +21,23 @@ type mapCand struct {
 // launch a qualified map anywhere (four categories, then MapCost, then the
 // output closest to the space left), else a data-local map, else its
 // smallest-output map; otherwise the user is skipped and counted.
-func (s *Scheduler) mapFor(v *sim.View, u *user, m int, avail float64) *sim.Task {
+func (s *Scheduler) mapFor(v sched.View, u *user, m int, avail float64) sched.Task {
 	best, eligible := s.localQualified(v, u, m, avail)
 	if !eligible {
-		return nil // every waiting map of the user is held: not a skip
+		return sched.Task{} // every waiting map of the user is held: not a skip
 	}
-	if best != nil {
+	if !best.IsZero() {
 		u.mapSkip = 0
 		return best
 	}
 	if u.mapSkip >= s.cfg.MapSkips {
-		if t := s.anyQualified(v, u, m, avail); t != nil {
+		if t := s.anyQualified(v, u, m, avail); !t.IsZero() {
 			return t
 		}
 		return s.leastOutput(v, u, m)
 	}
 	u.mapSkip++
-	return nil
+	return sched.Task{}
 }
 
 // held reports maps MTS must not start: CR-RTS asked it to hold shuffle-
@@ -46,7 +46,7 @@ func (s *Scheduler) held(j *job) bool { return s.hold && j.class != Light }
 
 // eachMapStage calls fn on the user's map stages with waiting tasks of jobs
 // that are not held, jobs in arrival order.
-func (s *Scheduler) eachMapStage(u *user, fn func(j *job, st *sim.Stage)) {
+func (s *Scheduler) eachMapStage(u *user, fn func(j *job, st sched.Stage)) {
 	for _, j := range u.jobs {
 		if j.tasks.WaitingMaps == 0 || s.held(j) {
 			continue
@@ -63,19 +63,19 @@ func (s *Scheduler) eachMapStage(u *user, fn func(j *job, st *sim.Stage)) {
 // fits in avail: unpredicted jobs first (so they become predicted), then the
 // output closest to avail. eligible is false when the user has no map MTS
 // may start at all.
-func (s *Scheduler) localQualified(v *sim.View, u *user, m int, avail float64) (best *sim.Task, eligible bool) {
+func (s *Scheduler) localQualified(v sched.View, u *user, m int, avail float64) (best sched.Task, eligible bool) {
 	var bc mapCand
-	s.eachMapStage(u, func(j *job, st *sim.Stage) {
+	s.eachMapStage(u, func(j *job, st sched.Stage) {
 		eligible = true
 		t := locate.Local(st, m)
-		if t == nil {
+		if t.IsZero() {
 			return
 		}
 		c := mapCand{t: t, j: j, out: s.mapOutput(v, j, t)}
 		if c.out > avail {
 			return
 		}
-		if bc.t == nil || s.betterLocal(c, bc, avail) {
+		if bc.t.IsZero() || s.betterLocal(c, bc, avail) {
 			bc = c
 		}
 	})
@@ -112,16 +112,16 @@ func (s *Scheduler) category(j *job) int {
 }
 
 // nearest is the most local waiting map of st for machine m with its cost.
-func (s *Scheduler) nearest(v *sim.View, j *job, st *sim.Stage, m int) (mapCand, bool) {
+func (s *Scheduler) nearest(v sched.View, j *job, st sched.Stage, m int) (mapCand, bool) {
 	t := locate.Nearest(v, st, m)
-	if t == nil {
+	if t.IsZero() {
 		return mapCand{}, false
 	}
 	gamma := 0.0
 	switch v.Locality(t, m) {
-	case sim.RackLocal:
+	case sched.RackLocal:
 		gamma = 1
-	case sim.OffSwitch:
+	case sched.OffSwitch:
 		gamma = 2
 	}
 	return mapCand{t: t, j: j, out: s.mapOutput(v, j, t), cost: gamma * v.Estimate(t).Input}, true
@@ -130,17 +130,17 @@ func (s *Scheduler) nearest(v *sim.View, j *job, st *sim.Stage, m int) (mapCand,
 // anyQualified is lines 7-12: the user's qualified map in category order,
 // then lowest MapCost, then output closest to avail. Within a stage the
 // most local task stands for the stage (its tasks read equal-sized splits).
-func (s *Scheduler) anyQualified(v *sim.View, u *user, m int, avail float64) *sim.Task {
+func (s *Scheduler) anyQualified(v sched.View, u *user, m int, avail float64) sched.Task {
 	var bc mapCand
 	bcat := 0
-	s.eachMapStage(u, func(j *job, st *sim.Stage) {
+	s.eachMapStage(u, func(j *job, st sched.Stage) {
 		c, ok := s.nearest(v, j, st, m)
 		if !ok || c.out > avail {
 			return
 		}
 		cat := s.category(j)
 		switch {
-		case bc.t == nil, cat < bcat:
+		case bc.t.IsZero(), cat < bcat:
 		case cat > bcat:
 			return
 		case c.cost < bc.cost:
@@ -154,21 +154,21 @@ func (s *Scheduler) anyQualified(v *sim.View, u *user, m int, avail float64) *si
 
 // leastOutput is lines 13-16, when no map of the user fits the budget: the
 // data-local map with the smallest output, else the smallest-output map.
-func (s *Scheduler) leastOutput(v *sim.View, u *user, m int) *sim.Task {
+func (s *Scheduler) leastOutput(v sched.View, u *user, m int) sched.Task {
 	var local, least mapCand
-	s.eachMapStage(u, func(j *job, st *sim.Stage) {
+	s.eachMapStage(u, func(j *job, st sched.Stage) {
 		c, ok := s.nearest(v, j, st, m)
 		if !ok {
 			return
 		}
-		if c.cost == 0 && (local.t == nil || c.out < local.out) {
+		if c.cost == 0 && (local.t.IsZero() || c.out < local.out) {
 			local = c
 		}
-		if least.t == nil || c.out < least.out {
+		if least.t.IsZero() || c.out < least.out {
 			least = c
 		}
 	})
-	if local.t != nil {
+	if !local.t.IsZero() {
 		return local.t
 	}
 	return least.t

@@ -4,9 +4,9 @@ import (
 	"math"
 	"testing"
 
+	"github.com/netsched/netsched/sched"
 	"github.com/netsched/netsched/sched/internal/schedtest"
 	"github.com/netsched/netsched/sched/nas"
-	"github.com/netsched/netsched/sim"
 )
 
 // Eq. 3 on hand-made job lists: TrafficThreshold = m·ΣS_i/ΣK_i.
@@ -40,7 +40,7 @@ type thresholdProbe struct {
 	got []float64
 }
 
-func (p *thresholdProbe) Tick(v *sim.View) {
+func (p *thresholdProbe) Tick(v sched.View) {
 	p.Scheduler.Tick(v)
 	p.at = append(p.at, v.Now())
 	p.got = append(p.got, p.Threshold(v, 0))

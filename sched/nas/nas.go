@@ -1,16 +1,16 @@
 package nas
 
 import (
+	"github.com/netsched/netsched/sched"
 	"github.com/netsched/netsched/sched/internal/mapreduce"
-	"github.com/netsched/netsched/sim"
 )
 
 func init() {
-	sim.Register(sim.Info{
+	sched.Register(sched.Info{
 		Name:        "nas",
 		Description: "NAS (CCGrid'18): MTS per-node shuffle budget, CA-RTS rack-proportional reducers, CR-RTS light reducers under congestion",
 		Params:      paramInfo,
-		New: func(p *sim.Params) (sim.Scheduler, error) {
+		New: func(p *sched.Params) (sched.Scheduler, error) {
 			return New(configFrom(p)), nil
 		},
 	})
@@ -21,10 +21,10 @@ type Scheduler struct {
 	cfg   Config
 	users userList
 	jobs  []*job // active, arrival order
-	byJob map[*sim.Job]*job
+	byJob map[sched.Job]*job
 
-	nodeOut []float64             // predicted shuffle of the maps running on each machine
-	taskOut map[*sim.Task]float64 // what each running map added to nodeOut
+	nodeOut []float64              // predicted shuffle of the maps running on each machine
+	taskOut map[sched.Task]float64 // what each running map added to nodeOut
 
 	perSlot      float64 // ΣS_i/ΣK_i; a node's TrafficThreshold is its containers times this
 	thresholdSet bool
@@ -51,15 +51,15 @@ type Stats struct {
 
 // New builds NAS with the given configuration.
 func New(c Config) *Scheduler {
-	return &Scheduler{cfg: c, byJob: map[*sim.Job]*job{}, taskOut: map[*sim.Task]float64{},
+	return &Scheduler{cfg: c, byJob: map[sched.Job]*job{}, taskOut: map[sched.Task]float64{},
 		rampup: mapreduce.Rampup{Limit: c.ReduceRampup}}
 }
 
 // Init sizes the per-machine state.
-func (s *Scheduler) Init(v *sim.View) error {
-	s.nodeOut = make([]float64, len(v.Machines()))
-	for _, m := range v.Machines() {
-		s.rampup.Slots += m.Slots
+func (s *Scheduler) Init(v sched.View) error {
+	s.nodeOut = make([]float64, v.NumMachines())
+	for m := range v.NumMachines() {
+		s.rampup.Slots += v.Machine(m).Slots()
 	}
 	return nil
 }
@@ -72,7 +72,7 @@ func (s *Scheduler) Heartbeats() bool { return true }
 func (s *Scheduler) Stats() Stats { return s.stats }
 
 // Threshold is machine m's current TrafficThreshold in bytes.
-func (s *Scheduler) Threshold(v *sim.View, m int) float64 {
+func (s *Scheduler) Threshold(v sched.View, m int) float64 {
 	if !s.thresholdSet {
 		s.recompute()
 	}
@@ -84,7 +84,7 @@ func (s *Scheduler) Threshold(v *sim.View, m int) float64 {
 // application master asks for reducers before maps, baselines.md §0),
 // served by CA-RTS, or by CR-RTS while the cross-rack network is congested,
 // then a map request served by MTS. The first task found is launched.
-func (s *Scheduler) Offer(v *sim.View, m int) *sim.Task {
+func (s *Scheduler) Offer(v sched.View, m int, p *sched.Plan) {
 	if !s.thresholdSet {
 		s.recompute()
 	}
@@ -93,28 +93,29 @@ func (s *Scheduler) Offer(v *sim.View, m int) *sim.Task {
 		s.hold = false
 	}
 	if s.total.WaitingMaps+s.total.WaitingReduces == 0 {
-		return nil
+		return
 	}
 	avail := s.available(v, m)
 	for _, u := range s.users.order.All() {
 		if u.tasks.WaitingReduces > 0 {
-			if t := s.reduceFor(v, u, m, congested); t != nil {
-				return t
+			if t := s.reduceFor(v, u, m, congested); !t.IsZero() {
+				p.Place(t, m)
+				return
 			}
 		}
 		if u.tasks.WaitingMaps > 0 {
-			if t := s.mapFor(v, u, m, avail); t != nil {
-				return t
+			if t := s.mapFor(v, u, m, avail); !t.IsZero() {
+				p.Place(t, m)
+				return
 			}
 		}
 	}
-	return nil
 }
 
 // Prediction is what NAS currently believes about active job j: its map
 // output/input ratio, whether it is predicted, its predicted shuffle bytes
 // and class. ok is false for a job NAS does not track.
-func (s *Scheduler) Prediction(j *sim.Job) (ratio float64, predicted bool, shuffle float64, class Class, ok bool) {
+func (s *Scheduler) Prediction(j sched.Job) (ratio float64, predicted bool, shuffle float64, class Class, ok bool) {
 	x := s.byJob[j]
 	if x == nil {
 		return 0, false, 0, Light, false

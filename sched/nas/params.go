@@ -3,7 +3,7 @@ package nas
 import (
 	"math"
 
-	"github.com/netsched/netsched/sim"
+	"github.com/netsched/netsched/sched"
 	"github.com/netsched/netsched/units"
 )
 
@@ -48,7 +48,7 @@ func DefaultConfig() Config {
 	}
 }
 
-var paramInfo = []sim.ParamInfo{
+var paramInfo = []sched.ParamInfo{
 	{Name: "map_skips", Default: "135", Help: "D^m: opportunities a user is skipped before a non-local or over-budget map"},
 	{Name: "reduce_skips", Default: "135", Help: "D^r: opportunities a user is skipped during congestion before a non-light reducer"},
 	{Name: "congestion_threshold", Default: "0.8", Help: "cross-rack utilisation (0-1) from which CR-RTS replaces CA-RTS"},
@@ -65,7 +65,7 @@ var paramInfo = []sim.ParamInfo{
 }
 
 // configFrom reads the registered parameters.
-func configFrom(p *sim.Params) Config {
+func configFrom(p *sched.Params) Config {
 	c := DefaultConfig()
 	c.MapSkips = p.Int("map_skips", c.MapSkips)
 	c.ReduceSkips = p.Int("reduce_skips", c.ReduceSkips)
@@ -98,7 +98,7 @@ func configFrom(p *sim.Params) Config {
 }
 
 // bytesParam reads a size given as a number of bytes or a string like "1MB".
-func bytesParam(p *sim.Params, name string, def float64) float64 {
+func bytesParam(p *sched.Params, name string, def float64) float64 {
 	raw, ok := p.Raw(name)
 	if !ok {
 		return def

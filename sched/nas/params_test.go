@@ -4,12 +4,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/netsched/netsched/sched"
 	_ "github.com/netsched/netsched/sched/nas"
-	"github.com/netsched/netsched/sim"
 )
 
 func TestRegisteredWithParams(t *testing.T) {
-	info, ok := sim.Lookup("nas")
+	info, ok := sched.Lookup("nas")
 	if !ok {
 		t.Fatal("nas is not registered")
 	}
@@ -22,7 +22,7 @@ func TestRegisteredWithParams(t *testing.T) {
 			t.Errorf("parameter %s missing from %v", want, names)
 		}
 	}
-	if _, err := sim.NewScheduler("nas", map[string]any{"light_shuffle": "2MB", "map_skips": 10, "cr_rts": false}); err != nil {
+	if _, err := sched.NewScheduler("nas", map[string]any{"light_shuffle": "2MB", "map_skips": 10, "cr_rts": false}); err != nil {
 		t.Fatalf("valid parameters rejected: %v", err)
 	}
 }
@@ -42,7 +42,7 @@ func TestBadParams(t *testing.T) {
 		{map[string]any{"ca_rts": "yes"}, "ca_rts"},
 		{map[string]any{"d_map": 3}, "d_map"},
 	} {
-		_, err := sim.NewScheduler("nas", c.params)
+		_, err := sched.NewScheduler("nas", c.params)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("params %v: error %v, want one naming %s", c.params, err, c.want)
 		}

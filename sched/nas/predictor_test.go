@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/netsched/netsched/sched"
 	"github.com/netsched/netsched/sched/internal/schedtest"
 	"github.com/netsched/netsched/sched/nas"
-	"github.com/netsched/netsched/sim"
 )
 
 func TestPredictorArithmetic(t *testing.T) {
@@ -42,14 +42,14 @@ type ratioProbe struct {
 	after  []float64
 }
 
-func (p *ratioProbe) Observe(v *sim.View, e sim.Event) {
-	if e.Kind == sim.StageReady && e.Stage.ID == "map" {
-		p.Scheduler.Observe(v, e)
+func (p *ratioProbe) Observe(v sched.View, e sched.Event, pl *sched.Plan) {
+	if e.Kind == sched.StageReady && e.Stage.ID() == "map" {
+		p.Scheduler.Observe(v, e, pl)
 		p.before, p.pred, _, _, _ = p.Prediction(e.Job)
 		return
 	}
-	p.Scheduler.Observe(v, e)
-	if e.Kind == sim.TaskFinished && e.Stage.ID == "map" {
+	p.Scheduler.Observe(v, e, pl)
+	if e.Kind == sched.TaskFinished && e.Stage.ID() == "map" {
 		r, _, _, _, _ := p.Prediction(e.Job)
 		p.after = append(p.after, r)
 	}

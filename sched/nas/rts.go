@@ -1,12 +1,12 @@
 package nas
 
 import (
+	"github.com/netsched/netsched/sched"
 	"github.com/netsched/netsched/sched/internal/locate"
-	"github.com/netsched/netsched/sim"
 )
 
 // reduceTask is a job's first waiting reduce-stage task that may run on m.
-func reduceTask(j *job, m int) *sim.Task { return locate.First(j.reduces, m) }
+func reduceTask(j *job, m int) sched.Task { return locate.First(j.reduces, m) }
 
 // redKey orders a user's jobs for a reducer on rack r.
 type redKey struct {
@@ -37,9 +37,9 @@ func caCategory(j *job, r int) int {
 // bestReducer picks the user's reducer for machine m: jobs ordered by
 // CA-RTS's key, or when congested by class (light first) and the same
 // tie-breaks; only jobs accepted by keep are considered.
-func (s *Scheduler) bestReducer(v *sim.View, u *user, m int, congested bool, keep func(*job) bool) *sim.Task {
+func (s *Scheduler) bestReducer(v sched.View, u *user, m int, congested bool, keep func(*job) bool) sched.Task {
 	r := v.RackOf(m)
-	var best *sim.Task
+	var best sched.Task
 	var bk redKey
 	for _, j := range u.jobs {
 		if j.tasks.WaitingReduces == 0 || keep != nil && !keep(j) || !s.mayStartReducer(j) {
@@ -51,10 +51,10 @@ func (s *Scheduler) bestReducer(v *sim.View, u *user, m int, congested bool, kee
 		} else {
 			k.cat = caCategory(j, r)
 		}
-		if best != nil && !k.before(bk) {
+		if !best.IsZero() && !k.before(bk) {
 			continue
 		}
-		if t := reduceTask(j, m); t != nil {
+		if t := reduceTask(j, m); !t.IsZero() {
 			best, bk = t, k
 		}
 	}
@@ -64,14 +64,14 @@ func (s *Scheduler) bestReducer(v *sim.View, u *user, m int, congested bool, kee
 // reduceFor is reduce scheduling for user u on a request from machine m:
 // CA-RTS (Algorithm 3) while the core is not congested, CR-RTS (Algorithm
 // 4) while it is, or without CA-RTS the user's jobs in arrival order.
-func (s *Scheduler) reduceFor(v *sim.View, u *user, m int, congested bool) *sim.Task {
+func (s *Scheduler) reduceFor(v sched.View, u *user, m int, congested bool) sched.Task {
 	switch {
 	case congested && s.cfg.CRRTS:
 		s.hold = s.cfg.HoldMaps
 		return s.crRTS(v, u, m)
 	case s.cfg.CARTS:
 		t := s.bestReducer(v, u, m, false, nil)
-		if t != nil {
+		if !t.IsZero() {
 			s.stats.CARTS++
 		}
 		return t
@@ -85,15 +85,15 @@ func isLight(j *job) bool { return j.class == Light }
 // a shuffle-light job (resetting its counter) or is skipped, its heavier
 // jobs' reducers marked delayed; at D^r it launches any reducer, lighter
 // jobs first.
-func (s *Scheduler) crRTS(v *sim.View, u *user, m int) *sim.Task {
+func (s *Scheduler) crRTS(v sched.View, u *user, m int) sched.Task {
 	if u.reduceSkip >= s.cfg.ReduceSkips {
 		t := s.bestReducer(v, u, m, true, nil)
-		if t != nil {
+		if !t.IsZero() {
 			s.stats.CRRTS++
 		}
 		return t
 	}
-	if t := s.bestReducer(v, u, m, true, isLight); t != nil {
+	if t := s.bestReducer(v, u, m, true, isLight); !t.IsZero() {
 		u.reduceSkip = 0
 		s.stats.CRRTS++
 		return t
@@ -108,18 +108,18 @@ func (s *Scheduler) crRTS(v *sim.View, u *user, m int) *sim.Task {
 	if skipped {
 		u.reduceSkip++
 	}
-	return nil
+	return sched.Task{}
 }
 
 // firstReducer is reduce scheduling without CA-RTS (the MTS-only
 // ablation): the user's jobs in arrival order.
-func (s *Scheduler) firstReducer(u *user, m int) *sim.Task {
+func (s *Scheduler) firstReducer(u *user, m int) sched.Task {
 	for _, j := range u.jobs {
 		if j.tasks.WaitingReduces > 0 && s.mayStartReducer(j) {
-			if t := reduceTask(j, m); t != nil {
+			if t := reduceTask(j, m); !t.IsZero() {
 				return t
 			}
 		}
 	}
-	return nil
+	return sched.Task{}
 }

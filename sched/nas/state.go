@@ -4,16 +4,16 @@ import (
 	"math"
 	"slices"
 
+	"github.com/netsched/netsched/sched"
 	"github.com/netsched/netsched/sched/internal/mapreduce"
-	"github.com/netsched/netsched/sim"
 )
 
 // job is what NAS tracks about an active job.
 type job struct {
-	sj      *sim.Job
+	sj      sched.Job
 	u       *user
-	maps    []*sim.Stage // root stages
-	reduces []*sim.Stage // every other stage
+	maps    []sched.Stage // root stages
+	reduces []sched.Stage // every other stage
 	// est holds the maps' estimated sizes: Maps is K_i, Input tells small-
 	// from large-input jobs, Shuffle is S_i under shuffle_size: known.
 	est  mapreduce.Sizes
@@ -42,8 +42,8 @@ func (s *Scheduler) predicted(j *job) bool { return s.cfg.KnownShuffle || j.pred
 func (s *Scheduler) small(j *job) bool { return j.est.Input < s.cfg.SmallInput }
 
 // mapOutput predicts the shuffle bytes map t will produce.
-func (s *Scheduler) mapOutput(v *sim.View, j *job, t *sim.Task) float64 {
-	if !mapreduce.Shuffled(t.Stage) {
+func (s *Scheduler) mapOutput(v sched.View, j *job, t sched.Task) float64 {
+	if !mapreduce.Shuffled(t.Stage()) {
 		return 0
 	}
 	e := v.Estimate(t)
@@ -82,20 +82,20 @@ func (j *job) underReduceNum(r int) bool {
 }
 
 // Observe keeps the job, user and node state current.
-func (s *Scheduler) Observe(v *sim.View, e sim.Event) {
+func (s *Scheduler) Observe(v sched.View, e sched.Event, p *sched.Plan) {
 	switch e.Kind {
-	case sim.JobArrived:
+	case sched.JobArrived:
 		s.arrive(v, e.Job)
-	case sim.StageReady:
+	case sched.StageReady:
 		j := s.byJob[e.Job]
 		j.tasks.Ready(e.Stage)
 		j.u.tasks.Ready(e.Stage)
 		s.total.Ready(e.Stage)
-	case sim.TaskStarted:
+	case sched.TaskStarted:
 		s.started(v, s.byJob[e.Job], e.Task)
-	case sim.TaskFinished:
+	case sched.TaskFinished:
 		s.finished(v, s.byJob[e.Job], e.Task)
-	case sim.JobFinished:
+	case sched.JobFinished:
 		j := s.byJob[e.Job]
 		delete(s.byJob, e.Job)
 		s.jobs = slices.DeleteFunc(s.jobs, func(x *job) bool { return x == j })
@@ -103,8 +103,8 @@ func (s *Scheduler) Observe(v *sim.View, e sim.Event) {
 	}
 }
 
-func (s *Scheduler) arrive(v *sim.View, sj *sim.Job) {
-	j := &job{sj: sj, u: s.users.get(sj.User), rackMap: make([]float64, v.Racks()), rackRed: make([]int32, v.Racks())}
+func (s *Scheduler) arrive(v sched.View, sj sched.Job) {
+	j := &job{sj: sj, u: s.users.get(sj.User()), rackMap: make([]float64, v.Racks()), rackRed: make([]int32, v.Racks())}
 	j.maps, j.reduces, j.reducers = mapreduce.Split(sj)
 	j.est = mapreduce.MapSizes(v, j.maps)
 	s.refresh(j)
@@ -113,14 +113,14 @@ func (s *Scheduler) arrive(v *sim.View, sj *sim.Job) {
 	j.u.jobs = append(j.u.jobs, j)
 }
 
-func (s *Scheduler) started(v *sim.View, j *job, t *sim.Task) {
-	m := t.Machine
+func (s *Scheduler) started(v sched.View, j *job, t sched.Task) {
+	m := t.Machine()
 	j.u.Running++
 	s.users.order.Moved(j.u)
-	s.rampup.Started(&j.tasks, t.Stage)
-	j.u.tasks.Start(t.Stage)
-	s.total.Start(t.Stage)
-	if !mapreduce.IsMap(t.Stage) {
+	s.rampup.Started(&j.tasks, t.Stage())
+	j.u.tasks.Start(t.Stage())
+	s.total.Start(t.Stage())
+	if !mapreduce.IsMap(t.Stage()) {
 		j.rackRed[v.RackOf(m)]++
 		if j.started == 0 && j.est.Maps > 0 {
 			s.stats.FirstReduces++
@@ -132,7 +132,7 @@ func (s *Scheduler) started(v *sim.View, j *job, t *sim.Task) {
 	out := s.mapOutput(v, j, t)
 	s.nodeOut[m] += out
 	s.taskOut[t] = out
-	if mapreduce.Shuffled(t.Stage) {
+	if mapreduce.Shuffled(t.Stage()) {
 		// Weight by input so a rack's share follows its predicted output
 		// (one ratio per job); maps without input count one byte.
 		w := math.Max(v.Estimate(t).Input, 1)
@@ -141,23 +141,23 @@ func (s *Scheduler) started(v *sim.View, j *job, t *sim.Task) {
 	}
 }
 
-func (s *Scheduler) finished(v *sim.View, j *job, t *sim.Task) {
+func (s *Scheduler) finished(v sched.View, j *job, t sched.Task) {
 	j.u.Running--
 	s.users.order.Moved(j.u)
-	s.rampup.Finished(&j.tasks, t.Stage)
-	j.u.tasks.Finish(t.Stage)
-	s.total.Finish(t.Stage)
-	if !mapreduce.IsMap(t.Stage) {
+	s.rampup.Finished(&j.tasks, t.Stage())
+	j.u.tasks.Finish(t.Stage())
+	s.total.Finish(t.Stage())
+	if !mapreduce.IsMap(t.Stage()) {
 		return
 	}
-	m := t.Machine
+	m := t.Machine()
 	s.nodeOut[m] -= s.taskOut[t]
 	if s.nodeOut[m] < 1e-6 {
 		s.nodeOut[m] = 0 // no drift below zero from float sums
 	}
 	delete(s.taskOut, t)
 	j.done++
-	if mapreduce.Shuffled(t.Stage) {
+	if mapreduce.Shuffled(t.Stage()) {
 		e := v.Estimate(t)
 		j.pred.Observe(e.Input, e.Output)
 		s.refresh(j)

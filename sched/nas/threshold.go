@@ -3,7 +3,7 @@ package nas
 import (
 	"math"
 
-	"github.com/netsched/netsched/sim"
+	"github.com/netsched/netsched/sched"
 )
 
 // TrafficThreshold is eq. 3, the shuffle budget of a node with m containers
@@ -38,16 +38,16 @@ func (s *Scheduler) recompute() {
 }
 
 // budget is machine m's TrafficThreshold (eq. 3 with its own containers).
-func (s *Scheduler) budget(v *sim.View, m int) float64 {
+func (s *Scheduler) budget(v sched.View, m int) float64 {
 	if !s.cfg.TrafficThreshold {
 		return math.Inf(1)
 	}
-	return float64(v.Machines()[m].Slots) * s.perSlot
+	return float64(v.Machine(m).Slots()) * s.perSlot
 }
 
 // available is the map output machine m may still take: its budget minus
 // the predicted output of the maps running there.
-func (s *Scheduler) available(v *sim.View, m int) float64 {
+func (s *Scheduler) available(v sched.View, m int) float64 {
 	return s.budget(v, m) - s.nodeOut[m]
 }
 
@@ -56,14 +56,14 @@ func (s *Scheduler) TickInterval() float64 { return s.cfg.ThresholdInterval }
 
 // Tick recomputes TrafficThreshold ("updated periodically", §III-C) and
 // samples how many nodes are over it (Fig. 3e).
-func (s *Scheduler) Tick(v *sim.View) {
+func (s *Scheduler) Tick(v sched.View) {
 	s.recompute()
 	if len(s.jobs) == 0 {
 		return
 	}
 	over := 0
 	for m := range s.nodeOut {
-		if s.nodeOut[m] > float64(v.Machines()[m].Slots)*s.perSlot {
+		if s.nodeOut[m] > float64(v.Machine(m).Slots())*s.perSlot {
 			over++
 		}
 	}

@@ -1,7 +1,7 @@
 package pushbox
 
 import (
-	"github.com/netsched/netsched/sim"
+	"github.com/netsched/netsched/sched"
 
 	_ "github.com/netsched/netsched/sched/queue" // registers delay, which the baselines wrap
 )
@@ -22,15 +22,15 @@ func init() {
 		{"hadoop", "PushBox §7 baseline: Hadoop Fair queue + delay scheduling + max-min fair network (queue's delay)", Fair, "fair"},
 		{"hadoop-fifo", "PushBox §7 baseline Hadoop(FIFO): FIFO queue + delay scheduling + network priority by job arrival (queue's delay)", FIFO, "fifo"},
 	} {
-		sim.Register(sim.Info{
+		sched.Register(sched.Info{
 			Name:        b.name,
 			Description: b.desc,
-			Params: []sim.ParamInfo{
+			Params: []sched.ParamInfo{
 				{Name: "policy", Default: b.policy, Help: "policy of the single queue: fair or fifo (ignored when queues is given)"},
 				{Name: "queues", Default: "one queue", Help: "queue tree passed to delay as is (see `delay`)"},
 				{Name: "skips", Default: "-1", Help: "delay scheduling's D (see `delay`)"},
 			},
-			New: func(p *sim.Params) (sim.Scheduler, error) {
+			New: func(p *sched.Params) (sched.Scheduler, error) {
 				policy := p.String("policy", b.policy, Fair, FIFO)
 				params := map[string]any{
 					"network": b.network,
@@ -40,7 +40,7 @@ func init() {
 				if q, ok := p.Raw("queues"); ok {
 					params["queues"] = q
 				}
-				return sim.NewScheduler("delay", params)
+				return sched.NewScheduler("delay", params)
 			},
 		})
 	}

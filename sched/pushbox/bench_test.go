@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/netsched/netsched/scenario"
+	"github.com/netsched/netsched/sched"
 	"github.com/netsched/netsched/sim"
 )
 
@@ -32,22 +33,23 @@ func benchWorkload(machines, jobs, perSecond, maps, reducers int) string {
 type probe struct {
 	*Scheduler
 	minWaiting int
-	bench      func(v *sim.View, m int)
+	bench      func(v sched.View, m int)
 	done       bool
 }
 
-func (p *probe) Schedule(v *sim.View, o sim.Opportunity) []sim.Placement {
+func (p *probe) Schedule(v sched.View, o sched.Opportunity, plan *sched.Plan) {
 	if !p.done && !o.TaskArrival && v.WaitingTasks() >= p.minWaiting {
 		for _, m := range o.SlotChanged {
-			if v.Machines()[m].Free > 0 {
+			if v.Machine(m).Free() > 0 {
 				p.done = true
 				p.Scheduler.sampleRates(v)
 				p.bench(v, m)
-				return []sim.Placement{{}} // an invalid placement ends the run
+				_ = plan.Place(sched.Task{}, m) // an invalid placement ends the run
+				return
 			}
 		}
 	}
-	return p.Scheduler.Schedule(v, o)
+	p.Scheduler.Schedule(v, o, plan)
 }
 
 // BenchmarkDecision times one slot-change decision (Algorithm 2 for one
@@ -63,7 +65,7 @@ func BenchmarkDecision(b *testing.B) {
 			}
 			ran := false
 			p := &probe{Scheduler: New(DefaultConfig()), minWaiting: 1000}
-			p.bench = func(v *sim.View, m int) {
+			p.bench = func(v sched.View, m int) {
 				ran = true
 				var jobs []*jobState
 				var skips []int
@@ -71,17 +73,17 @@ func BenchmarkDecision(b *testing.B) {
 					jobs = append(jobs, p.Scheduler.jobs[j])
 					skips = append(skips, p.Scheduler.jobs[j].skips)
 				}
-				var got *sim.Task
+				var got sched.Task
 				for b.Loop() {
-					p.Scheduler.begin(v)
+					p.Scheduler.begin()
 					got = p.Scheduler.slotChange(v, m)
 					for i, js := range jobs { // keep delay scheduling's state fixed
 						js.skips = skips[i]
 					}
 				}
 				b.ReportMetric(float64(v.WaitingTasks()), "waiting")
-				b.ReportMetric(float64(len(v.Jobs())), "jobs")
-				if got == nil {
+				b.ReportMetric(float64(v.NumJobs()), "jobs")
+				if got.IsZero() {
 					b.ReportMetric(0, "placed")
 				} else {
 					b.ReportMetric(1, "placed")

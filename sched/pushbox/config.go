@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/netsched/netsched/sim"
+	"github.com/netsched/netsched/sched"
 	"github.com/netsched/netsched/units"
 )
 
@@ -53,7 +53,7 @@ const (
 )
 
 // params documents the scheduler's parameters for `netsched schedulers`.
-var params = []sim.ParamInfo{
+var params = []sched.ParamInfo{
 	{Name: "m", Default: "3", Help: "controlled concurrency: input-phase tasks per machine before only the wildcard admits more (§4)"},
 	{Name: "policy", Default: "fair", Help: "queue policy: fair or fifo (§2.1)"},
 	{Name: "small_fifo", Default: "0", Help: "multi-queue: jobs whose coflow is below this size (e.g. 100MB) form a FIFO queue beside a Fair queue (§7.3; policy is then ignored); 0 = one queue"},
@@ -65,7 +65,7 @@ var params = []sim.ParamInfo{
 }
 
 // parseConfig reads the registry parameters; errors name the parameter.
-func parseConfig(p *sim.Params) (Config, error) {
+func parseConfig(p *sched.Params) (Config, error) {
 	c := DefaultConfig()
 	c.M = p.Int("m", c.M)
 	if c.M < 1 {

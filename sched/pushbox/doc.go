@@ -21,7 +21,7 @@
 // (earliest unfinished) is ranked; the other jobs' tasks share
 // ClassReserved. Ranks are recomputed when a task starts or ends its input
 // phase on the machine (and everywhere when the FIFO head changes), and
-// changed classes are applied to the flows in flight (View.SetTaskClass).
+// changed classes are applied to the flows in flight (Plan.SetClass).
 //
 // Receive rate: Peña's "received bytes over elapsed time, smoothed by an
 // EMA". PushBox keeps its own EMA (time constant rate_window, default 5 s)
@@ -60,9 +60,12 @@
 //     through the job order as in Algorithm 2 (whose slotYield = 0 is
 //     Algorithm 3's "chosenTask.job = Jobs[0]").
 //
-// Placements of one call are applied by the engine after Schedule returns,
-// so a pass keeps a shadow of its picks (free slots, counted tasks, their
-// bytes and smallest coflow per machine: Algorithm 3's update).
+// Placements go into the call's Plan, which reserves each at once: free
+// slots, waiting tasks and per-job waiting counts are read from the View,
+// which already reflects the pass's earlier picks. Peña's measures of a
+// machine (counted tasks, their bytes and smallest coflow: Algorithm 3's
+// update) are cached per pass: its input-phase tasks in placement order,
+// then the tasks the plan placed there (Machine.Planned) in plan order.
 //
 // # Ablations (§7.2)
 //
@@ -79,5 +82,5 @@
 // With check: true, or in a run with engine check mode, every placement and
 // input-phase end is followed by an assertion of the machine's priority
 // order against the engine's own list of its input-phase tasks; a
-// violation stops the run (sim.Failer).
+// violation stops the run (sched.Failer).
 package pushbox

@@ -3,13 +3,13 @@ package pushbox
 import (
 	"slices"
 
-	"github.com/netsched/netsched/sim"
+	"github.com/netsched/netsched/sched"
 )
 
 // newJob builds the state of a job that just arrived: its coflow size, its
 // queue, and its stages ordered by criticality.
-func (s *Scheduler) newJob(v *sim.View, j *sim.Job) *jobState {
-	js := &jobState{job: j, coflow: coflowSize(v, j), skipMark: make([]uint32, len(v.Machines()))}
+func (s *Scheduler) newJob(v sched.View, j sched.Job) *jobState {
+	js := &jobState{job: j, coflow: coflowSize(v, j), skipMark: make([]uint32, v.NumMachines())}
 	switch {
 	case s.cfg.SmallFIFO > 0 && js.coflow < s.cfg.SmallFIFO:
 		js.queue, js.fifo = 1, true
@@ -19,33 +19,33 @@ func (s *Scheduler) newJob(v *sim.View, j *sim.Job) *jobState {
 		js.fifo = s.cfg.Policy == FIFO
 	}
 	nic := meanNIC(v)
-	js.stages = make([]*stageState, len(j.Stages))
-	for i, st := range j.Stages {
+	js.stages = make([]*stageState, j.NumStages())
+	for i, st := range j.Stages() {
 		js.stages[i] = &stageState{st: st, fileOnly: readsFilesOnly(st)}
 	}
 	// Longest path to the exit (§5 "Critical-Path Oriented Scheduling"):
 	// a stage's weight is its longest estimated task (input at NIC speed
 	// plus compute), children first. Stages come in a DAG, so memoise.
-	done := make([]bool, len(j.Stages))
-	var path func(st *sim.Stage) float64
-	path = func(st *sim.Stage) float64 {
-		ss := js.stages[st.Index]
-		if done[st.Index] {
+	done := make([]bool, j.NumStages())
+	var path func(st sched.Stage) float64
+	path = func(st sched.Stage) float64 {
+		ss := js.stages[st.Index()]
+		if done[st.Index()] {
 			return ss.path
 		}
 		longest := 0.0
-		for _, t := range st.Tasks {
+		for _, t := range st.Tasks() {
 			e := v.Estimate(t)
 			longest = max(longest, e.Input/nic+e.Compute)
 		}
 		below := 0.0
-		for _, c := range st.Children {
+		for _, c := range st.Children() {
 			below = max(below, path(c))
 		}
-		ss.path, done[st.Index] = longest+below, true
+		ss.path, done[st.Index()] = longest+below, true
 		return ss.path
 	}
-	for _, st := range j.Stages {
+	for _, st := range j.Stages() {
 		path(st)
 	}
 	js.critical = slices.Clone(js.stages)
@@ -64,11 +64,11 @@ func (s *Scheduler) newJob(v *sim.View, j *sim.Job) *jobState {
 // coflowSize is the estimated size of a job's coflow: the bytes its
 // shuffle-reading stages fetch (the coflow of a MapReduce job, as in the
 // trace); a job without such stages (map-only) is sized by its input.
-func coflowSize(v *sim.View, j *sim.Job) float64 {
+func coflowSize(v sched.View, j sched.Job) float64 {
 	shuffle, all := 0.0, 0.0
-	for _, st := range j.Stages {
-		reads := len(st.Parents) > 0 || st.ReadsJobParents
-		for _, t := range st.Tasks {
+	for _, st := range j.Stages() {
+		reads := st.NumParents() > 0 || st.ReadsJobParents()
+		for _, t := range st.Tasks() {
 			in := v.Estimate(t).Input
 			all += in
 			if reads {
@@ -82,10 +82,10 @@ func coflowSize(v *sim.View, j *sim.Job) float64 {
 	return all
 }
 
-func meanNIC(v *sim.View) float64 {
+func meanNIC(v sched.View) float64 {
 	sum := 0.0
-	for _, m := range v.Machines() {
-		sum += m.NIC
+	for m := range v.NumMachines() {
+		sum += v.Machine(m).NIC()
 	}
-	return sum / float64(len(v.Machines()))
+	return sum / float64(v.NumMachines())
 }

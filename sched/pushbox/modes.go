@@ -4,25 +4,24 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/netsched/netsched/sim"
+	"github.com/netsched/netsched/sched"
 )
 
 // slotChange is Algorithm 2 for one free slot of machine m: the jobs in
 // multi-queue order each propose a task. A local task of the legitimate job
 // (no slot yielded yet) is taken; a local task of a later (beneficiary) job
 // must pass notHinderTask; a task with an input phase must pass
-// canBePlaced, and failing it yields the slot to the next job. nil keeps
-// the slot free.
-func (s *Scheduler) slotChange(v *sim.View, m int) *sim.Task {
-	s.load(v, m)
-	if s.pass.free[m] <= 0 {
-		return nil
+// canBePlaced, and failing it yields the slot to the next job. The zero
+// Task keeps the slot free.
+func (s *Scheduler) slotChange(v sched.View, m int) sched.Task {
+	if v.Machine(m).Free() <= 0 {
+		return sched.Task{}
 	}
 	yielded := false
 	for _, js := range s.jobOrder(v) {
 		t := s.selectTask(v, js, m)
 		switch {
-		case t == nil:
+		case t.IsZero():
 			yielded = true
 		case s.isLocal(v, t, m):
 			if !yielded || s.notHinderTask(v, t, m) {
@@ -34,17 +33,16 @@ func (s *Scheduler) slotChange(v *sim.View, m int) *sim.Task {
 			yielded = true
 		}
 	}
-	return nil
+	return sched.Task{}
 }
 
 // fill runs slot-change mode on machine m until it keeps a slot free.
-func (s *Scheduler) fill(v *sim.View, m int) {
+func (s *Scheduler) fill(v sched.View, p *sched.Plan, m int) {
 	for {
 		t := s.slotChange(v, m)
-		if t == nil {
+		if t.IsZero() || !s.place(v, p, t, m) {
 			return
 		}
-		s.place(v, t, m)
 	}
 }
 
@@ -55,15 +53,14 @@ func (s *Scheduler) fill(v *sim.View, m int) {
 // order exactly as Algorithm 2 does (line 13's test "chosenTask.job =
 // Jobs[0]" is Algorithm 2's slotYield = 0 once jobs without waiting tasks
 // are left out of the order).
-func (s *Scheduler) taskArrival(v *sim.View) {
-	ms := v.Machines()
-	cands := make([]int, 0, len(ms))
-	dtt := make([]float64, len(ms))
+func (s *Scheduler) taskArrival(v sched.View, p *sched.Plan) {
+	n := v.NumMachines()
+	cands := make([]int, 0, n)
+	dtt := make([]float64, n)
 	for {
 		cands = cands[:0]
-		for m := range ms {
-			s.load(v, m)
-			if s.pass.free[m] > 0 {
+		for m := range n {
+			if v.Machine(m).Free() > 0 {
 				cands = append(cands, m)
 				dtt[m] = s.dataTransferTime(v, m)
 			}
@@ -71,8 +68,10 @@ func (s *Scheduler) taskArrival(v *sim.View) {
 		slices.SortStableFunc(cands, func(a, b int) int { return cmp.Compare(dtt[a], dtt[b]) })
 		placed := false
 		for _, m := range cands {
-			if t := s.slotChange(v, m); t != nil {
-				s.place(v, t, m)
+			if t := s.slotChange(v, m); !t.IsZero() {
+				if !s.place(v, p, t, m) {
+					return
+				}
 				placed = true
 				break
 			}

@@ -3,40 +3,40 @@ package pushbox
 import (
 	"math"
 
-	"github.com/netsched/netsched/sim"
+	"github.com/netsched/netsched/sched"
 )
 
 // Observe keeps Peña's per-machine state in step with the engine: a task
 // that starts joins its machine's input-phase tasks, one that finishes its
 // input phase leaves them, and each change re-orders the machine's flow
 // priorities (§5.1). In check mode the order is asserted after each change.
-func (s *Scheduler) Observe(v *sim.View, e sim.Event) {
+func (s *Scheduler) Observe(v sched.View, e sched.Event, p *sched.Plan) {
 	switch e.Kind {
-	case sim.JobArrived:
+	case sched.JobArrived:
 		js := s.newJob(v, e.Job)
 		s.jobs[e.Job] = js
-		if js.fifo && s.head == nil {
+		if js.fifo && s.head.IsZero() {
 			s.head = e.Job
 		}
-	case sim.TaskStarted:
-		m := e.Task.Machine
+	case sched.TaskStarted:
+		m := e.Task.Machine()
 		js := s.jobs[e.Job]
 		s.seq++
 		s.mach[m].input = append(s.mach[m].input, &entry{t: e.Task, js: js, seq: s.seq, local: s.isLocal(v, e.Task, m), coflow: js.coflow})
-		s.reorder(v, m)
+		s.reorder(p, m)
 		s.assert(v, m)
-	case sim.InputDone:
-		m := e.Task.Machine
+	case sched.InputDone:
+		m := e.Task.Machine()
 		s.mach[m].remove(e.Task)
-		s.reorder(v, m)
+		s.reorder(p, m)
 		s.assert(v, m)
-	case sim.JobFinished:
+	case sched.JobFinished:
 		delete(s.jobs, e.Job)
 		if e.Job == s.head {
 			s.head = s.newHead(v)
 			// The new head's tasks leave the reserved class everywhere.
 			for m := range s.mach {
-				s.reorder(v, m)
+				s.reorder(p, m)
 				s.assert(v, m)
 			}
 		}
@@ -49,7 +49,7 @@ func (s *Scheduler) Observe(v *sim.View, e sim.Event) {
 // scheduling call and held until the next; intervals in which the machine
 // received nothing are left out, so the EMA stays the machine's effective
 // bandwidth while busy rather than decaying towards zero when idle.
-func (s *Scheduler) sampleRates(v *sim.View) {
+func (s *Scheduler) sampleRates(v sched.View) {
 	now := v.Now()
 	for m := range s.mach {
 		ms := &s.mach[m]

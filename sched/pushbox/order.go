@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/netsched/netsched/sim"
+	"github.com/netsched/netsched/sched"
 )
 
 // jobOrder is the multi-queue job scheduling order (Algorithm 2 line 1):
@@ -15,12 +15,14 @@ import (
 // queues (small_fifo), the queue holding fewer slots goes first, the FIFO
 // queue of small jobs on a tie. Slots picked in this pass count as held
 // (which is why this is not fairlist's order, which nas and sw-delay keep).
-func (s *Scheduler) jobOrder(v *sim.View) []*jobState {
+// The plan already deducted them from the jobs' waiting tasks.
+func (s *Scheduler) jobOrder(v sched.View) []*jobState {
 	id := s.pass.id
-	if s.orderPass == id && s.orderAt == len(s.pass.out) {
+	// Each pick of the pass lowers the cluster's waiting tasks by one.
+	if s.orderPass == id && s.orderAt == v.WaitingTasks() {
 		return s.orderBuf // nothing picked since it was computed
 	}
-	s.orderPass, s.orderAt = id, len(s.pass.out)
+	s.orderPass, s.orderAt = id, v.WaitingTasks()
 	list := s.orderBuf[:0]
 	var held [2]int
 	for _, j := range v.Jobs() {
@@ -28,9 +30,9 @@ func (s *Scheduler) jobOrder(v *sim.View) []*jobState {
 		if js == nil {
 			continue
 		}
-		n := j.Running + js.pickedNow(id)
+		n := j.Running() + js.pickedNow(id)
 		held[js.queue] += n
-		if j.Waiting-js.pickedNow(id) > 0 {
+		if j.Waiting() > 0 {
 			list = append(list, js)
 		}
 	}
@@ -43,12 +45,12 @@ func (s *Scheduler) jobOrder(v *sim.View) []*jobState {
 			return cmp.Compare(b.queue, a.queue) // small-job FIFO queue first
 		}
 		if !a.fifo {
-			ra, rb := a.job.Running+a.pickedNow(id), b.job.Running+b.pickedNow(id)
+			ra, rb := a.job.Running()+a.pickedNow(id), b.job.Running()+b.pickedNow(id)
 			if ra != rb {
 				return cmp.Compare(ra, rb)
 			}
 		}
-		return cmp.Compare(a.job.Seq, b.job.Seq)
+		return cmp.Compare(a.job.Seq(), b.job.Seq())
 	})
 	s.orderBuf = list
 	return list
@@ -59,11 +61,11 @@ func (s *Scheduler) jobOrder(v *sim.View) []*jobState {
 func (s *Scheduler) reserved(js *jobState) bool { return js.fifo && js.job != s.head }
 
 // newHead finds the FIFO queue's head: its earliest-arrived unfinished job.
-func (s *Scheduler) newHead(v *sim.View) *sim.Job {
+func (s *Scheduler) newHead(v sched.View) sched.Job {
 	for _, j := range v.Jobs() {
-		if js := s.jobs[j]; js != nil && js.fifo && j.Finish < 0 {
+		if js := s.jobs[j]; js != nil && js.fifo && j.Finish() < 0 {
 			return j
 		}
 	}
-	return nil
+	return sched.Job{}
 }

@@ -4,13 +4,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/netsched/netsched/sched"
 	"github.com/netsched/netsched/sched/pushbox"
-	"github.com/netsched/netsched/sim"
 )
 
 // Parameters reach the Config; bad ones are errors naming the parameter.
 func TestParams(t *testing.T) {
-	s, err := sim.NewScheduler("pushbox", map[string]any{
+	s, err := sched.NewScheduler("pushbox", map[string]any{
 		"m": 5, "policy": "fifo", "small_fifo": "100MB", "locality_delay": 0.5,
 		"rate_window": "2s", "rack_local": "on", "ablate": "GP+h", "check": true,
 	})
@@ -38,7 +38,7 @@ func TestParams(t *testing.T) {
 		{map[string]any{"rack_local": "maybe"}, "parameter rack_local"},
 		{map[string]any{"concurrency": 3}, "unknown parameter(s) concurrency"},
 	} {
-		_, err := sim.NewScheduler("pushbox", c.params)
+		_, err := sched.NewScheduler("pushbox", c.params)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: got %v, want an error mentioning %q", c.params, err, c.want)
 		}
@@ -49,10 +49,10 @@ func TestParams(t *testing.T) {
 // settings, and run a scenario.
 func TestBaselines(t *testing.T) {
 	for _, name := range []string{"hadoop", "hadoop-fifo"} {
-		if _, err := sim.NewScheduler(name, map[string]any{"skips": 2, "policy": "fair"}); err != nil {
+		if _, err := sched.NewScheduler(name, map[string]any{"skips": 2, "policy": "fair"}); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if _, err := sim.NewScheduler(name, map[string]any{"policy": "lifo"}); err == nil || !strings.Contains(err.Error(), "parameter policy") {
+		if _, err := sched.NewScheduler(name, map[string]any{"policy": "lifo"}); err == nil || !strings.Contains(err.Error(), "parameter policy") {
 			t.Fatalf("%s: bad policy accepted: %v", name, err)
 		}
 	}

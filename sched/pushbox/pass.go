@@ -3,19 +3,21 @@ package pushbox
 import (
 	"math"
 
-	"github.com/netsched/netsched/sim"
+	"github.com/netsched/netsched/sched"
 )
 
-// pass is one scheduling invocation. The engine applies placements only
-// after Schedule returns, so PushBox keeps a shadow of what it already
-// picked: free slots, Peña's counted input-phase tasks, their remaining
-// bytes and smallest coflow per machine (Algorithm 3 line 26,
-// update(machine.dataTransferSize)). Machines are loaded lazily.
+// pass is one scheduling invocation. The plan reserves each placement at
+// once, so free slots and waiting tasks are read from the view. What pass
+// keeps is a cache of Peña's measures of the machines it looked at (Algorithm
+// 3 line 26, update(machine.dataTransferSize)): the counted input-phase
+// tasks, their remaining bytes and smallest coflow. A machine is loaded
+// lazily from its tracked input-phase tasks, in placement order, and the
+// tasks this pass's plan placed on it are folded in after them, in plan
+// order, as the plan grows: the bytes are summed in that order.
 type pass struct {
 	id        uint32
-	out       []sim.Placement
 	loaded    []uint32 // pass that loaded machine m
-	free      []int
+	folded    []int    // machine m's planned tasks folded into its measures
 	count     []int
 	bytes     []float64
 	minCoflow []float64
@@ -23,13 +25,13 @@ type pass struct {
 
 func (p *pass) init(machines int) {
 	*p = pass{
-		loaded: make([]uint32, machines), free: make([]int, machines), count: make([]int, machines),
+		loaded: make([]uint32, machines), folded: make([]int, machines), count: make([]int, machines),
 		bytes: make([]float64, machines), minCoflow: make([]float64, machines),
 	}
 }
 
 // begin starts a new pass.
-func (s *Scheduler) begin(v *sim.View) {
+func (s *Scheduler) begin() {
 	s.pass.id++
 	if s.pass.id == 0 { // wrapped: forget every mark
 		clear(s.pass.loaded)
@@ -39,55 +41,57 @@ func (s *Scheduler) begin(v *sim.View) {
 		}
 		s.pass.id = 1
 	}
-	s.pass.out = s.pass.out[:0]
 }
 
-// load makes machine m's shadow current for this pass.
-func (s *Scheduler) load(v *sim.View, m int) {
+// load makes machine m's measures current for this pass.
+func (s *Scheduler) load(v sched.View, m int) {
 	p := &s.pass
-	if p.loaded[m] == p.id {
+	if p.loaded[m] != p.id {
+		p.loaded[m], p.folded[m] = p.id, 0
+		p.count[m], p.bytes[m], p.minCoflow[m] = 0, 0, math.Inf(1)
+		for _, e := range s.mach[m].input {
+			if e.local {
+				continue // Peña does not count local (or rack-local) transfers
+			}
+			p.count[m]++
+			p.bytes[m] += v.RemainingInput(e.t)
+			p.minCoflow[m] = min(p.minCoflow[m], e.coflow)
+		}
+	}
+	mc := v.Machine(m)
+	if mc.NumPlanned() == p.folded[m] {
 		return
 	}
-	p.loaded[m] = p.id
-	p.free[m] = v.Machines()[m].Free
-	p.count[m], p.bytes[m], p.minCoflow[m] = 0, 0, math.Inf(1)
-	for _, e := range s.mach[m].input {
-		if e.local {
-			continue // Peña does not count local (or rack-local) transfers
+	for i, t := range mc.Planned() {
+		if i < p.folded[m] || s.isLocal(v, t, m) {
+			continue
 		}
 		p.count[m]++
-		p.bytes[m] += v.RemainingInput(e.t)
-		p.minCoflow[m] = min(p.minCoflow[m], e.coflow)
+		p.bytes[m] += v.RemainingInput(t) // a planned task's estimated input
+		p.minCoflow[m] = min(p.minCoflow[m], s.jobs[t.Job()].coflow)
 	}
+	p.folded[m] = mc.NumPlanned()
 }
 
-// place records a pick of t on m in this pass.
-func (s *Scheduler) place(v *sim.View, t *sim.Task, m int) {
-	s.load(v, m)
-	p := &s.pass
+// place puts t on m in the plan. It reports false when the plan refused
+// it (the run then fails), which ends the pass.
+func (s *Scheduler) place(v sched.View, p *sched.Plan, t sched.Task, m int) bool {
 	js := s.jobs[t.Job()]
-	ss := js.stages[t.Stage.Index]
-	ss.pick(p.id, t)
-	if js.passID != p.id {
-		js.passID, js.picked = p.id, 0
+	if js.passID != s.pass.id {
+		js.passID, js.waitingAt = s.pass.id, js.job.Waiting()
 	}
-	js.picked++
-	p.free[m]--
-	if s.isLocal(v, t, m) {
-		if ss.fileOnly {
-			js.skips = 0 // delay scheduling: a local launch resets the count
-		}
-	} else {
-		p.count[m]++
-		p.bytes[m] += v.Estimate(t).Input
-		p.minCoflow[m] = min(p.minCoflow[m], js.coflow)
+	if err := p.Place(t, m); err != nil {
+		return false
 	}
-	p.out = append(p.out, sim.Placement{Task: t, Machine: m})
+	if js.stages[t.Stage().Index()].fileOnly && s.isLocal(v, t, m) {
+		js.skips = 0 // delay scheduling: a local launch resets the count
+	}
+	return true
 }
 
 // dataTransferTime is Peña's estimate of how long machine m's counted
 // input-phase tasks still need: remaining bytes over the effective rate.
-func (s *Scheduler) dataTransferTime(v *sim.View, m int) float64 {
+func (s *Scheduler) dataTransferTime(v sched.View, m int) float64 {
 	s.load(v, m)
 	if s.pass.bytes[m] == 0 {
 		return 0

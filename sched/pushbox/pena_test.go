@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/netsched/netsched/scenario"
+	"github.com/netsched/netsched/sched"
 	"github.com/netsched/netsched/sim"
 )
 
@@ -14,10 +15,9 @@ type rateProbe struct {
 	at map[float64]float64
 }
 
-func (p *rateProbe) Schedule(v *sim.View, o sim.Opportunity) []sim.Placement {
-	out := p.Scheduler.Schedule(v, o)
+func (p *rateProbe) Schedule(v sched.View, o sched.Opportunity, plan *sched.Plan) {
+	p.Scheduler.Schedule(v, o, plan)
 	p.at[v.Now()] = p.mach[0].rate
-	return out
 }
 
 // Peña's rate (§4): machine 0 has a 2 MB/s NIC, so its rate starts at

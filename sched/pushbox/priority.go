@@ -5,10 +5,10 @@ import (
 	"slices"
 
 	"github.com/netsched/netsched/metrics"
-	"github.com/netsched/netsched/sim"
+	"github.com/netsched/netsched/sched"
 )
 
-// Network classes (lower is served first, strict priority, sim.FlowClasser).
+// Network classes (lower is served first, strict priority, sched.FlowClasser).
 // A machine's ranked input-phase tasks hold classes 0..k-1, the header task
 // 0 (§4). Two reserved classes sit below every rank.
 const (
@@ -28,7 +28,7 @@ func rankBefore(a, b *entry) int {
 	if c := cmp.Compare(a.coflow, b.coflow); c != 0 {
 		return c
 	}
-	if c := cmp.Compare(a.js.job.Seq, b.js.job.Seq); c != 0 {
+	if c := cmp.Compare(a.js.job.Seq(), b.js.job.Seq()); c != 0 {
 		return c
 	}
 	return cmp.Compare(a.seq, b.seq)
@@ -62,7 +62,7 @@ func (s *Scheduler) wantClass(e *entry) (class int, ranked bool) {
 // reorder re-assigns the priorities of machine m's input-phase tasks after
 // one was placed or finished its input phase (or the FIFO head changed),
 // and re-classes the flows of those whose class changed.
-func (s *Scheduler) reorder(v *sim.View, m int) {
+func (s *Scheduler) reorder(p *sched.Plan, m int) {
 	ranked := s.rankBuf[:0]
 	for _, e := range s.mach[m].input {
 		class, isRanked := s.wantClass(e)
@@ -70,27 +70,27 @@ func (s *Scheduler) reorder(v *sim.View, m int) {
 			ranked = append(ranked, e)
 			continue
 		}
-		setClass(v, e.t, class)
+		setClass(p, e.t, class)
 	}
 	slices.SortFunc(ranked, rankBefore)
 	for i, e := range ranked {
-		setClass(v, e.t, i)
+		setClass(p, e.t, i)
 	}
 	clear(ranked)
 	s.rankBuf = ranked[:0]
 }
 
-func setClass(v *sim.View, t *sim.Task, class int) {
-	if t.Class != class {
-		v.SetTaskClass(t, class)
+func setClass(p *sched.Plan, t sched.Task, class int) {
+	if t.Class() != class {
+		_ = p.SetClass(t, class) // an error fails the run (classes here are never negative)
 	}
 }
 
 // FlowClass gives a new flow its task's class, or ClassLocal to an
 // intra-rack flow when rack-local sources count as local.
-func (s *Scheduler) FlowClass(v *sim.View, t *sim.Task, src int) int {
-	if s.rackLocal && v.RackOf(src) == v.RackOf(t.Machine) {
+func (s *Scheduler) FlowClass(v sched.View, t sched.Task, src int) int {
+	if s.rackLocal && v.RackOf(src) == v.RackOf(t.Machine()) {
 		return ClassLocal
 	}
-	return t.Class
+	return t.Class()
 }

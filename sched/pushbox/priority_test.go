@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/netsched/netsched/scenario"
+	"github.com/netsched/netsched/sched"
 	"github.com/netsched/netsched/sched/internal/schedtest"
 	"github.com/netsched/netsched/sched/pushbox"
 	"github.com/netsched/netsched/sim"
@@ -18,13 +19,13 @@ type recorder struct {
 	classes map[string]int
 }
 
-func (r *recorder) Observe(v *sim.View, e sim.Event) {
-	r.Scheduler.Observe(v, e)
-	if e.Kind == sim.TaskStarted && e.Job.ID == "J3" && e.Stage.ID == "reduce" {
+func (r *recorder) Observe(v sched.View, e sched.Event, p *sched.Plan) {
+	r.Scheduler.Observe(v, e, p)
+	if e.Kind == sched.TaskStarted && e.Job.ID() == "J3" && e.Stage.ID() == "reduce" {
 		r.classes = map[string]int{}
-		for _, t := range v.Machines()[0].Running {
-			if t.State == sim.InInput {
-				r.classes[fmt.Sprintf("%s.%d", t.Job().ID, t.Index)] = t.Class
+		for _, t := range v.Machine(0).Running() {
+			if t.Phase() == sched.InInput {
+				r.classes[fmt.Sprintf("%s.%d", t.Job().ID(), t.Index())] = t.Class()
 			}
 		}
 	}
@@ -124,15 +125,15 @@ func TestPriorityBookkeepingChecked(t *testing.T) {
 }
 
 // forgetful hides the start of J2's reducer from PushBox, which then does
-// not track it: the assertion must report it, and the engine (sim.Failer)
+// not track it: the assertion must report it, and the engine (sched.Failer)
 // stop the run.
 type forgetful struct{ *pushbox.Scheduler }
 
-func (f forgetful) Observe(v *sim.View, e sim.Event) {
-	if e.Kind == sim.TaskStarted && e.Job.ID == "J2" && e.Stage.ID == "reduce" {
+func (f forgetful) Observe(v sched.View, e sched.Event, p *sched.Plan) {
+	if e.Kind == sched.TaskStarted && e.Job.ID() == "J2" && e.Stage.ID() == "reduce" {
 		return
 	}
-	f.Scheduler.Observe(v, e)
+	f.Scheduler.Observe(v, e, p)
 }
 
 func TestPriorityCheckCatchesUntrackedTask(t *testing.T) {

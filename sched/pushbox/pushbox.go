@@ -5,15 +5,15 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/netsched/netsched/sim"
+	"github.com/netsched/netsched/sched"
 )
 
 func init() {
-	sim.Register(sim.Info{
+	sched.Register(sched.Info{
 		Name:        "pushbox",
 		Description: "PushBox (TPDS'22): Peña controlled, prioritized input concurrency + critical-path task packing under Fair/FIFO intent",
 		Params:      params,
-		New: func(p *sim.Params) (sim.Scheduler, error) {
+		New: func(p *sched.Params) (sched.Scheduler, error) {
 			c, err := parseConfig(p)
 			if err != nil {
 				return nil, err
@@ -23,10 +23,10 @@ func init() {
 	})
 }
 
-// Scheduler is PushBox. It implements sim.Global (slot-change and
-// task-arrival modes), sim.FlowClasser and sim.Observer (Peña's
-// per-machine priorities), sim.Heartbeater (delay scheduling counts
-// opportunities), sim.Initializer and sim.Failer (check mode).
+// Scheduler is PushBox. It implements sched.Global (slot-change and
+// task-arrival modes), sched.FlowClasser and sched.Observer (Peña's
+// per-machine priorities), sched.Heartbeater (delay scheduling counts
+// opportunities), sched.Initializer and sched.Failer (check mode).
 type Scheduler struct {
 	cfg       Config
 	rackLocal bool // rack-local sources count as local (§4)
@@ -34,14 +34,14 @@ type Scheduler struct {
 	delay     int // skips before a file-reading stage takes a non-local slot
 
 	rng  *rand.Rand // RS ablation only
-	jobs map[*sim.Job]*jobState
+	jobs map[sched.Job]*jobState
 	mach []machineState
-	head *sim.Job // the FIFO queue's head job (§5.1 "Flow Priority")
-	seq  int      // placement counter: the within-job priority order
+	head sched.Job // the FIFO queue's head job (§5.1 "Flow Priority")
+	seq  int       // placement counter: the within-job priority order
 
 	pass      pass
 	orderBuf  []*jobState
-	orderPass uint32 // pass and number of picks orderBuf was computed at
+	orderPass uint32 // pass and cluster waiting tasks orderBuf was computed at
 	orderAt   int
 	rankBuf   []*entry
 	err       error
@@ -49,14 +49,14 @@ type Scheduler struct {
 
 // New builds PushBox from a Config (library use; the registry calls it).
 func New(c Config) *Scheduler {
-	return &Scheduler{cfg: c, jobs: map[*sim.Job]*jobState{}}
+	return &Scheduler{cfg: c, jobs: map[sched.Job]*jobState{}}
 }
 
 // Config returns the scheduler's configuration.
 func (s *Scheduler) Config() Config { return s.cfg }
 
 // Err is the first violation of the priority bookkeeping found in check
-// mode (nil when none was found or checking was off); as a sim.Failer it
+// mode (nil when none was found or checking was off); as a sched.Failer it
 // stops the run.
 func (s *Scheduler) Err() error { return s.err }
 
@@ -67,7 +67,7 @@ func (s *Scheduler) Err() error { return s.err }
 func (s *Scheduler) Heartbeats() bool { return s.cfg.LocalityDelay > 0 }
 
 // Init sizes the per-machine state and resolves the automatic settings.
-func (s *Scheduler) Init(v *sim.View) error {
+func (s *Scheduler) Init(v sched.View) error {
 	if s.cfg.M < 1 {
 		return fmt.Errorf("pushbox: m = %d, expected at least 1", s.cfg.M)
 	}
@@ -77,12 +77,12 @@ func (s *Scheduler) Init(v *sim.View) error {
 	if s.cfg.RateWindow <= 0 || s.cfg.LocalityDelay < 0 || s.cfg.SmallFIFO < 0 {
 		return fmt.Errorf("pushbox: rate_window must be > 0, locality_delay and small_fifo >= 0")
 	}
-	ms := v.Machines()
-	s.jobs, s.head, s.seq, s.err = map[*sim.Job]*jobState{}, nil, 0, nil
+	n := v.NumMachines()
+	s.jobs, s.head, s.seq, s.err = map[sched.Job]*jobState{}, sched.Job{}, 0, nil
 	s.orderPass = 0
-	s.mach = make([]machineState, len(ms))
-	for i, m := range ms {
-		s.mach[i] = machineState{rate: m.NIC, lastT: v.Now()}
+	s.mach = make([]machineState, n)
+	for i := range n {
+		s.mach[i] = machineState{rate: v.Machine(i).NIC(), lastT: v.Now()}
 	}
 	switch s.cfg.RackLocal {
 	case "on":
@@ -96,36 +96,33 @@ func (s *Scheduler) Init(v *sim.View) error {
 	}
 	s.check = s.cfg.Check || v.Checking()
 	// locality_delay is a fraction of the machines, a parameter: not queue.DefaultSkips.
-	s.delay = int(math.Ceil(s.cfg.LocalityDelay * float64(len(ms))))
+	s.delay = int(math.Ceil(s.cfg.LocalityDelay * float64(n)))
 	s.rng = rand.New(rand.NewPCG(v.Seed(), 0x70757368626f78)) // "pushbox"
-	s.pass.init(len(ms))
+	s.pass.init(n)
 	return nil
 }
 
 // Schedule is called once per instant with every opportunity: task-arrival
 // mode (Algorithm 3) when tasks became waiting, else slot-change mode
 // (Algorithm 2) on each machine whose slot freed or whose task left its
-// input phase, in event order.
-func (s *Scheduler) Schedule(v *sim.View, o sim.Opportunity) []sim.Placement {
+// input phase, in event order. Placements go into p in pick order.
+func (s *Scheduler) Schedule(v sched.View, o sched.Opportunity, p *sched.Plan) {
 	s.sampleRates(v)
-	s.begin(v)
+	s.begin()
 	if o.TaskArrival {
-		s.taskArrival(v)
+		s.taskArrival(v, p)
 	} else {
 		for _, m := range o.SlotChanged {
-			s.fill(v, m)
+			s.fill(v, p, m)
 		}
 	}
-	return s.pass.out
 }
 
 // Offer serves heartbeats: slot-change mode for one slot of machine m.
-func (s *Scheduler) Offer(v *sim.View, m int) *sim.Task {
+func (s *Scheduler) Offer(v sched.View, m int, p *sched.Plan) {
 	s.sampleRates(v)
-	s.begin(v)
-	if t := s.slotChange(v, m); t != nil {
-		s.place(v, t, m)
-		return t
+	s.begin()
+	if t := s.slotChange(v, m); !t.IsZero() {
+		s.place(v, p, t, m)
 	}
-	return nil
 }

@@ -1,22 +1,22 @@
 package pushbox
 
-import "github.com/netsched/netsched/sim"
+import "github.com/netsched/netsched/sched"
 
 // isLocal reports whether t placed on m has no input phase worth
 // controlling: it reads nothing, or it reads only DFS blocks and a replica
 // is on m (or, when rack-local sources count as local, in m's rack, §4).
 // Reduce-like tasks fetch from many machines and are never local.
-func (s *Scheduler) isLocal(v *sim.View, t *sim.Task, m int) bool {
+func (s *Scheduler) isLocal(v sched.View, t sched.Task, m int) bool {
 	if v.Estimate(t).Input == 0 {
 		return true
 	}
-	if !readsFilesOnly(t.Stage) {
+	if !readsFilesOnly(t.Stage()) {
 		return false
 	}
 	switch v.Locality(t, m) {
-	case sim.NodeLocal:
+	case sched.NodeLocal:
 		return true
-	case sim.RackLocal:
+	case sched.RackLocal:
 		return s.rackLocal
 	}
 	return false
@@ -27,7 +27,7 @@ func (s *Scheduler) isLocal(v *sim.View, t *sim.Task, m int) bool {
 // wildcard admits a task whose job's coflow is smaller than the smallest
 // coflow on the machine (§5.2; never under FIFO, never with the W
 // ablation).
-func (s *Scheduler) canBePlaced(v *sim.View, t *sim.Task, m int) bool {
+func (s *Scheduler) canBePlaced(v sched.View, t sched.Task, m int) bool {
 	s.load(v, m)
 	if s.pass.count[m] < s.cfg.M {
 		return true
@@ -40,7 +40,7 @@ func (s *Scheduler) canBePlaced(v *sim.View, t *sim.Task, m int) bool {
 // input phase may take the slot only if it computes for less time than the
 // machine's network still needs, so it frees the slot before the network
 // goes idle (§5.2, Fig. 4). The H ablation accepts every beneficiary.
-func (s *Scheduler) notHinderTask(v *sim.View, t *sim.Task, m int) bool {
+func (s *Scheduler) notHinderTask(v sched.View, t sched.Task, m int) bool {
 	if s.cfg.H {
 		return true
 	}
@@ -49,6 +49,6 @@ func (s *Scheduler) notHinderTask(v *sim.View, t *sim.Task, m int) bool {
 
 // readsFilesOnly: the stage's tasks read DFS blocks and nothing else, so
 // each has few sources (its replicas) and locality applies (§5.1).
-func readsFilesOnly(st *sim.Stage) bool {
-	return st.HasFileInput && len(st.Parents) == 0 && !st.ReadsJobParents
+func readsFilesOnly(st sched.Stage) bool {
+	return st.HasFileInput() && st.NumParents() == 0 && !st.ReadsJobParents()
 }

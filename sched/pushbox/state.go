@@ -3,12 +3,12 @@ package pushbox
 import (
 	"slices"
 
-	"github.com/netsched/netsched/sim"
+	"github.com/netsched/netsched/sched"
 )
 
 // jobState is what PushBox remembers about an active job.
 type jobState struct {
-	job    *sim.Job
+	job    sched.Job
 	coflow float64 // estimated bytes of the job's coflow (see coflowSize)
 	fifo   bool    // its queue's policy is FIFO
 	queue  int     // 0: the Fair (or only) queue, 1: the small-job FIFO queue
@@ -23,50 +23,31 @@ type jobState struct {
 	skips    int
 	skipMark []uint32
 
-	passID uint32 // pass of picked
-	picked int    // tasks picked in that pass
+	// The job's waiting tasks when pass passID first placed one of them
+	// (taken in place, before the plan deducts it), so that the tasks picked
+	// in the pass are the drop of job.Waiting() since.
+	passID    uint32
+	waitingAt int
 }
 
-// pickedNow is the number of the job's tasks picked in the current pass.
+// pickedNow is the number of the job's tasks picked in the current pass:
+// the plan already deducted them from the job's waiting tasks.
 func (js *jobState) pickedNow(id uint32) int {
 	if js.passID != id {
 		return 0
 	}
-	return js.picked
+	return js.waitingAt - js.job.Waiting()
 }
 
 // stageState keeps a stage's waiting tasks sorted by estimated input,
 // largest first (§5.1: "sort tasks in descending order by input size"), so
 // that a selection costs O(1) amortised instead of a sort per decision.
 type stageState struct {
-	st       *sim.Stage
+	st       sched.Stage
 	path     float64 // estimated longest path from this stage to the exit
 	fileOnly bool    // reads DFS blocks only: few sources, locality applies
-	bySize   []*sim.Task
+	bySize   []sched.Task
 	head     int
-
-	passID uint32
-	picked []*sim.Task // tasks picked in that pass (still waiting for the engine)
-}
-
-func (ss *stageState) isPicked(id uint32, t *sim.Task) bool {
-	return ss.passID == id && slices.Contains(ss.picked, t)
-}
-
-func (ss *stageState) pick(id uint32, t *sim.Task) {
-	if ss.passID != id {
-		ss.passID, ss.picked = id, ss.picked[:0]
-	}
-	ss.picked = append(ss.picked, t)
-}
-
-// waitingLeft is the stage's waiting tasks not yet picked in this pass.
-func (ss *stageState) waitingLeft(id uint32) int {
-	n := ss.st.WaitingCount()
-	if ss.passID == id {
-		n -= len(ss.picked)
-	}
-	return n
 }
 
 // machineState is Peña's view of one machine.
@@ -82,14 +63,14 @@ type machineState struct {
 
 // entry is an input-phase task on a machine.
 type entry struct {
-	t      *sim.Task
+	t      sched.Task
 	js     *jobState
 	seq    int  // placement order (within-job priority)
 	local  bool // counts as local: no network input phase worth controlling
 	coflow float64
 }
 
-func (ms *machineState) remove(t *sim.Task) {
+func (ms *machineState) remove(t sched.Task) {
 	for i, e := range ms.input {
 		if e.t == t {
 			ms.input = slices.Delete(ms.input, i, i+1)
@@ -98,7 +79,7 @@ func (ms *machineState) remove(t *sim.Task) {
 	}
 }
 
-func (ms *machineState) find(t *sim.Task) *entry {
+func (ms *machineState) find(t sched.Task) *entry {
 	for _, e := range ms.input {
 		if e.t == t {
 			return e

@@ -4,20 +4,20 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/netsched/netsched/sim"
+	"github.com/netsched/netsched/sched"
 )
 
 func init() {
-	sim.Register(sim.Info{
+	sched.Register(sched.Info{
 		Name:        "capacity",
 		Description: "YARN CapacityScheduler core: queues with guaranteed and maximum capacities, least used/guaranteed first, node-locality delay",
-		Params: []sim.ParamInfo{
+		Params: []sched.ParamInfo{
 			{Name: "queues", Default: "[{name: default, capacity: 1}]", Help: "queue tree: list of {name, parent, capacity, maximum_capacity, policy: fifo|fair, user_limit_factor}"},
 			{Name: "node_locality_delay", Default: "40", Help: "missed opportunities before rack-local (capped at the machine count; <0: rack-local at once)"},
 			{Name: "rack_locality_additional_delay", Default: "-1", Help: "further missed opportunities before off-switch (-1: requested locations x containers / machines)"},
 			networkParam,
 		},
-		New: func(p *sim.Params) (sim.Scheduler, error) {
+		New: func(p *sched.Params) (sched.Scheduler, error) {
 			t, err := newCapacityTree(p)
 			if err != nil {
 				return nil, err
@@ -42,13 +42,13 @@ type Capacity struct {
 // even without a node delay), which must keep coming while slots stay free.
 func (c *Capacity) Heartbeats() bool { return true }
 
-func (c *Capacity) Offer(v *sim.View, m int) *sim.Task {
+func (c *Capacity) Offer(v sched.View, m int, p *sched.Plan) {
 	if c.slots == 0 {
-		for _, mc := range v.Machines() {
-			c.slots += float64(mc.Slots)
+		for i := range v.NumMachines() {
+			c.slots += float64(v.Machine(i).Slots())
 		}
 	}
-	return c.tree.offer(v, m, c)
+	c.tree.offer(v, m, c, p)
 }
 
 // open keeps a queue within its absolute maximum capacity.
@@ -74,12 +74,12 @@ func (c *Capacity) relativeUse(q *queue) float64 {
 // assign is the CS allocation for one app: per priority, count a missed
 // opportunity, then node-local, rack-local once the node delay has passed,
 // off-switch once the rack delay has passed (RegularContainerAllocator).
-func (c *Capacity) assign(v *sim.View, a *app, m int) *sim.Task {
+func (c *Capacity) assign(v sched.View, a *app, m int) sched.Task {
 	q := a.leaf
-	if q.UserLimitFactor > 0 && float64(q.byUser[a.job.User]) >= math.Max(1, math.Ceil(q.UserLimitFactor*q.absCap*c.slots-1e-9)) {
-		return nil
+	if q.UserLimitFactor > 0 && float64(q.byUser[a.job.User()]) >= math.Max(1, math.Ceil(q.UserLimitFactor*q.absCap*c.slots-1e-9)) {
+		return sched.Task{}
 	}
-	machines := len(v.Machines())
+	machines := v.NumMachines()
 	for p := range priorities {
 		waiting := waitingAt(a.job, p)
 		if waiting == 0 {
@@ -87,35 +87,35 @@ func (c *Capacity) assign(v *sim.View, a *app, m int) *sim.Task {
 		}
 		r := &a.req[p]
 		r.opportunities++
-		t, got := pick(v, a.job, p, m, sim.NodeLocal)
-		if t == nil {
-			allowed := sim.NodeLocal
+		t, got := pick(v, a.job, p, m, sched.NodeLocal)
+		if t.IsZero() {
+			allowed := sched.NodeLocal
 			if c.nodeDelay < 0 || r.opportunities > min(machines, c.nodeDelay) {
-				allowed = sim.RackLocal
+				allowed = sched.RackLocal
 			}
 			if float64(r.opportunities) > c.offSwitchDelay(v, a.job, p, waiting) {
-				allowed = sim.OffSwitch
+				allowed = sched.OffSwitch
 			}
 			t, got = pick(v, a.job, p, m, allowed)
 		}
-		if t == nil {
+		if t.IsZero() {
 			continue
 		}
 		// CS keeps counting after an off-switch placement so that apps with
 		// many remote requests are not delayed again for each [R].
-		if got == sim.NodeLocal || got == sim.RackLocal {
+		if got == sched.NodeLocal || got == sched.RackLocal {
 			r.opportunities = 0
 		}
 		return t
 	}
-	return nil
+	return sched.Task{}
 }
 
 // offSwitchDelay is the missed opportunities after which off-switch is
 // allowed: node plus additional delay, or with the additional delay off,
 // containers x min(locations/machines, 1), both capped at the machine count.
-func (c *Capacity) offSwitchDelay(v *sim.View, j *sim.Job, p, waiting int) float64 {
-	machines := len(v.Machines())
+func (c *Capacity) offSwitchDelay(v sched.View, j sched.Job, p, waiting int) float64 {
+	machines := v.NumMachines()
 	if c.rackDelay >= 0 {
 		return float64(min(machines, max(c.nodeDelay, 0)+c.rackDelay))
 	}
@@ -125,8 +125,8 @@ func (c *Capacity) offSwitchDelay(v *sim.View, j *sim.Job, p, waiting int) float
 
 // locations counts the distinct machines and racks holding replicas of the
 // waiting tasks of j at priority p (the request's resource names).
-func (c *Capacity) locations(v *sim.View, j *sim.Job, p int) int {
-	machines := len(v.Machines())
+func (c *Capacity) locations(v sched.View, j sched.Job, p int) int {
+	machines := v.NumMachines()
 	if len(c.mark) < machines+v.Racks() {
 		c.mark = make([]int, machines+v.Racks())
 	}
@@ -138,23 +138,22 @@ func (c *Capacity) locations(v *sim.View, j *sim.Job, p int) int {
 			n++
 		}
 	}
-	for _, st := range j.Stages {
+	for _, st := range j.Stages() {
 		if priorityOf(st) != p {
 			continue
 		}
-		st.ForEachWaiting(func(t *sim.Task) bool {
-			for _, r := range t.Replicas {
+		for _, t := range st.Waiting() {
+			for _, r := range t.Replicas() {
 				see(r)
 				see(machines + v.RackOf(r))
 			}
-			return true
-		})
+		}
 	}
 	return n
 }
 
 // newCapacityTree builds and checks the capacity queue tree.
-func newCapacityTree(p *sim.Params) (*tree, error) {
+func newCapacityTree(p *sched.Params) (*tree, error) {
 	def := queueSpec{Capacity: -1, MaxCapacity: 1, MaxShare: inf}
 	specs := []queueSpec{{Name: "default", Capacity: 1, MaxCapacity: 1, MaxShare: inf}}
 	if raw, ok := p.Raw("queues"); ok {

@@ -3,19 +3,19 @@ package queue
 import (
 	"math"
 
-	"github.com/netsched/netsched/sim"
+	"github.com/netsched/netsched/sched"
 )
 
 func init() {
 	registerFair("delay",
 		"delay scheduling (Zaharia et al., EuroSys 2010) over fair's queue order: a job without a local task is skipped for D offers or W1/W2 seconds",
-		[]sim.ParamInfo{
+		[]sched.ParamInfo{
 			{Name: "variant", Default: "skip", Help: "skip: one level, a non-local launch after `skips` skips (the paper's Algorithm 2); wait: two levels node -> rack -> any after w1, w2 (HFS)"},
 			{Name: "skips", Default: "-1", Help: "D, skips before a non-local launch (-1: ceil(0.231 x machines), §3.3's bound for 95% locality of 20-task jobs with 3 replicas)"},
 			{Name: "w1", Default: "-1", Help: "wait before rack-local (-1: HFS's auto value min(15s, 1.5 x heartbeat))"},
 			{Name: "w2", Default: "-1", Help: "further wait before off-switch (-1: as w1)"},
 		},
-		func(b base, p *sim.Params) sim.Scheduler {
+		func(b base, p *sched.Params) sched.Scheduler {
 			return &Delay{base: b,
 				byWait: p.String("variant", "skip", "skip", "wait") == "wait",
 				skips:  p.Int("skips", -1), w1: p.Duration("w1", -1), w2: p.Duration("w2", -1)}
@@ -41,18 +41,18 @@ type Delay struct {
 // keep coming while slots stay free.
 func (d *Delay) Heartbeats() bool { return true }
 
-func (d *Delay) Offer(v *sim.View, m int) *sim.Task {
+func (d *Delay) Offer(v sched.View, m int, p *sched.Plan) {
 	d.defaults(v)
 	if d.byWait {
 		d.heartbeat(v.Now())
 	}
-	return d.tree.offer(v, m, d)
+	d.tree.offer(v, m, d, p)
 }
 
 // defaults resolves the automatic values once the cluster is known.
-func (d *Delay) defaults(v *sim.View) {
+func (d *Delay) defaults(v sched.View) {
 	if d.skips < 0 {
-		d.skips = DefaultSkips(len(v.Machines()))
+		d.skips = DefaultSkips(v.NumMachines())
 	}
 	if d.w1 < 0 {
 		d.w1 = min(15, 1.5*v.Heartbeat())
@@ -85,12 +85,12 @@ func (d *Delay) heartbeat(now float64) {
 	d.lastHB = now
 }
 
-func (d *Delay) assign(v *sim.View, a *app, m int) *sim.Task {
-	if t, _ := pick(v, a.job, reduceLike, m, sim.OffSwitch); t != nil {
+func (d *Delay) assign(v sched.View, a *app, m int) sched.Task {
+	if t, _ := pick(v, a.job, reduceLike, m, sched.OffSwitch); !t.IsZero() {
 		return t
 	}
 	if waitingAt(a.job, mapLike) == 0 {
-		return nil
+		return sched.Task{}
 	}
 	if d.byWait {
 		return d.assignByWait(v, a, m)
@@ -101,41 +101,41 @@ func (d *Delay) assign(v *sim.View, a *app, m int) *sim.Task {
 // assignBySkips is §3.1: a node-local task resets the skip count; without
 // one, the job launches anyway once it was skipped D times, else it is
 // skipped once more.
-func (d *Delay) assignBySkips(v *sim.View, a *app, m int) *sim.Task {
-	if t, _ := pick(v, a.job, mapLike, m, sim.NodeLocal); t != nil {
+func (d *Delay) assignBySkips(v sched.View, a *app, m int) sched.Task {
+	if t, _ := pick(v, a.job, mapLike, m, sched.NodeLocal); !t.IsZero() {
 		a.skips = 0
 		return t
 	}
 	if a.skips >= d.skips {
-		if t, _ := pick(v, a.job, mapLike, m, sim.OffSwitch); t != nil {
+		if t, _ := pick(v, a.job, mapLike, m, sched.OffSwitch); !t.IsZero() {
 			return t
 		}
 	}
 	a.skips++
-	return nil
+	return sched.Task{}
 }
 
 // assignByWait is §3.2: the job's level follows its last launch, and the
 // wait since then unlocks rack-local after W1 and any after W2 more.
-func (d *Delay) assignByWait(v *sim.View, a *app, m int) *sim.Task {
+func (d *Delay) assignByWait(v sched.View, a *app, m int) sched.Task {
 	t, got := pick(v, a.job, mapLike, m, d.allowed(a))
-	if t == nil {
+	if t.IsZero() {
 		if !a.skipped {
 			a.skipped = true
 			d.skipped = append(d.skipped, a)
 		}
-		return nil
+		return sched.Task{}
 	}
 	a.level, a.wait = got, 0
 	return t
 }
 
-func (d *Delay) allowed(a *app) sim.Locality {
+func (d *Delay) allowed(a *app) sched.Locality {
 	switch {
-	case a.level == sim.OffSwitch, a.level == sim.RackLocal && a.wait >= d.w2, a.wait >= d.w1+d.w2:
-		return sim.OffSwitch
-	case a.level == sim.RackLocal, a.wait >= d.w1:
-		return sim.RackLocal
+	case a.level == sched.OffSwitch, a.level == sched.RackLocal && a.wait >= d.w2, a.wait >= d.w1+d.w2:
+		return sched.OffSwitch
+	case a.level == sched.RackLocal, a.wait >= d.w1:
+		return sched.RackLocal
 	}
-	return sim.NodeLocal
+	return sched.NodeLocal
 }

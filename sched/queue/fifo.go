@@ -1,17 +1,17 @@
 package queue
 
 import (
+	"github.com/netsched/netsched/sched"
 	"github.com/netsched/netsched/sched/internal/locate"
-	"github.com/netsched/netsched/sim"
 )
 
 func init() {
-	sim.Register(sim.Info{
+	sched.Register(sched.Info{
 		Name:        "fifo",
 		Description: "Hadoop FIFO: jobs in arrival order; in a job, tasks in stage and index order (or YARN's request order)",
-		Params: []sim.ParamInfo{networkParam,
+		Params: []sched.ParamInfo{networkParam,
 			{Name: "order", Default: "stage", Help: "within a job: stage (stage then index order) or yarn (reduce-like before map-like requests; node-local, rack-local, then any)"}},
-		New: func(p *sim.Params) (sim.Scheduler, error) {
+		New: func(p *sched.Params) (sched.Scheduler, error) {
 			return &FIFO{flows: newFlowPolicy(p), yarn: p.String("order", "stage", "stage", "yarn") == "yarn"}, nil
 		},
 	})
@@ -21,26 +21,38 @@ func init() {
 // that may run there (YARN's FifoScheduler, §2: no delay scheduling).
 type FIFO struct {
 	flows
-	yarn bool
+	yarn   bool
+	stages []sched.Stage // scratch: a job's stages for locate.First
 }
 
-func (f *FIFO) Offer(v *sim.View, m int) *sim.Task {
+func (f *FIFO) Offer(v sched.View, m int, pl *sched.Plan) {
+	if t := f.find(v, m); !t.IsZero() {
+		pl.Place(t, m)
+	}
+}
+
+// find is the task FIFO places on m, if any.
+func (f *FIFO) find(v sched.View, m int) sched.Task {
 	for _, j := range v.Jobs() {
-		if j.Waiting == 0 {
+		if j.Waiting() == 0 {
 			continue
 		}
 		if !f.yarn {
 			// stage then index order (the definition of fifo)
-			if t := locate.First(j.Stages, m); t != nil {
+			f.stages = f.stages[:0]
+			for _, st := range j.Stages() {
+				f.stages = append(f.stages, st)
+			}
+			if t := locate.First(f.stages, m); !t.IsZero() {
 				return t
 			}
 			continue
 		}
 		for p := range priorities {
-			if t, _ := pick(v, j, p, m, sim.OffSwitch); t != nil {
+			if t, _ := pick(v, j, p, m, sched.OffSwitch); !t.IsZero() {
 				return t
 			}
 		}
 	}
-	return nil
+	return sched.Task{}
 }

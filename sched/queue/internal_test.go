@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/netsched/netsched/sim"
+	"github.com/netsched/netsched/sched"
 )
 
 func TestFairBefore(t *testing.T) {
@@ -52,14 +52,14 @@ func TestBestFirst(t *testing.T) {
 func TestFairAllowedLevel(t *testing.T) {
 	f := &Fair{node: 0.5, rack: 0.5}
 	var r request
-	want := []sim.Locality{sim.NodeLocal, sim.NodeLocal, sim.RackLocal, sim.RackLocal, sim.RackLocal, sim.OffSwitch, sim.OffSwitch}
+	want := []sched.Locality{sched.NodeLocal, sched.NodeLocal, sched.RackLocal, sched.RackLocal, sched.RackLocal, sched.OffSwitch, sched.OffSwitch}
 	for i, w := range want {
 		r.opportunities++
 		if got := f.allowed(&r, 4); got != w {
 			t.Fatalf("opportunity %d: allowed %s, want %s", i+1, got, w)
 		}
 	}
-	if off := (&Fair{node: -1, rack: 0.5}).allowed(&request{}, 4); off != sim.OffSwitch {
+	if off := (&Fair{node: -1, rack: 0.5}).allowed(&request{}, 4); off != sched.OffSwitch {
 		t.Fatalf("a negative threshold must allow off-switch, got %s", off)
 	}
 }
@@ -68,17 +68,17 @@ func TestFairAllowedLevel(t *testing.T) {
 func TestDelayAllowedLevel(t *testing.T) {
 	d := &Delay{w1: 2, w2: 3}
 	for _, c := range []struct {
-		level sim.Locality
+		level sched.Locality
 		wait  float64
-		want  sim.Locality
+		want  sched.Locality
 	}{
-		{sim.NoPreference, 1.9, sim.NodeLocal},
-		{sim.NodeLocal, 2, sim.RackLocal},
-		{sim.NodeLocal, 4.9, sim.RackLocal},
-		{sim.NodeLocal, 5, sim.OffSwitch},
-		{sim.RackLocal, 0, sim.RackLocal},
-		{sim.RackLocal, 3, sim.OffSwitch},
-		{sim.OffSwitch, 0, sim.OffSwitch},
+		{sched.NoPreference, 1.9, sched.NodeLocal},
+		{sched.NodeLocal, 2, sched.RackLocal},
+		{sched.NodeLocal, 4.9, sched.RackLocal},
+		{sched.NodeLocal, 5, sched.OffSwitch},
+		{sched.RackLocal, 0, sched.RackLocal},
+		{sched.RackLocal, 3, sched.OffSwitch},
+		{sched.OffSwitch, 0, sched.OffSwitch},
 	} {
 		if got := d.allowed(&app{level: c.level, wait: c.wait}); got != c.want {
 			t.Errorf("level %s, waited %gs: allowed %s, want %s", c.level, c.wait, got, c.want)

@@ -3,6 +3,7 @@ package queue_test
 import (
 	"testing"
 
+	"github.com/netsched/netsched/sched"
 	"github.com/netsched/netsched/sched/internal/schedtest"
 	"github.com/netsched/netsched/sim"
 )
@@ -49,7 +50,7 @@ func TestParamErrors(t *testing.T) {
 		{"capacity", map[string]any{"queues": q(map[string]any{"name": "a", "capacity": 1, "policy": "fair"}, map[string]any{"name": "b", "parent": "a", "capacity": 1})}, []string{`queue "a"`, "leaf queues only"}},
 		{"capacity", map[string]any{"queues": []any{}}, []string{"the list is empty"}},
 	} {
-		_, err := sim.NewScheduler(c.sched, c.params)
+		_, err := sched.NewScheduler(c.sched, c.params)
 		wantErr(t, err, c.want...)
 	}
 }
@@ -74,7 +75,7 @@ scheduler: {name: fair, params: {auto_create_queues: AUTO, queues: [{name: prod}
 		{"root", "true", []string{`job "B" names queue "root", which is a parent queue`}},
 	} {
 		sc := schedtest.Parse(t, replace(replace(doc, "QUEUE", c.queue), "AUTO", c.auto))
-		s, err := sim.NewScheduler(sc.Scheduler.Name, sc.Scheduler.Params)
+		s, err := sched.NewScheduler(sc.Scheduler.Name, sc.Scheduler.Params)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,7 +90,7 @@ scheduler: {name: fair, params: {auto_create_queues: AUTO, queues: [{name: prod}
 	}
 	// Every scheduler here reports no error on a clean run.
 	for _, name := range []string{"fair", "capacity", "delay"} {
-		s, err := sim.NewScheduler(name, nil)
+		s, err := sched.NewScheduler(name, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

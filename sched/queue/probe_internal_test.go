@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/netsched/netsched/scenario"
+	"github.com/netsched/netsched/sched"
 	"github.com/netsched/netsched/sim"
 )
 
@@ -29,7 +30,7 @@ workload:
 	return b.String()
 }
 
-func probeRun(t *testing.T, s sim.Scheduler) {
+func probeRun(t *testing.T, s sched.Scheduler) {
 	t.Helper()
 	sc, err := scenario.Parse(t.Name()+".yaml", []byte(mapReduceJobs()), ".")
 	if err != nil {
@@ -49,23 +50,29 @@ func probeRun(t *testing.T, s sim.Scheduler) {
 // against the state of the app that made it.
 type probe struct {
 	*base
-	offer func(v *sim.View, m int) *sim.Task
-	check func(v *sim.View, a *app, t *sim.Task, m int)
+	offer func(v sched.View, m int, p *sched.Plan)
+	check func(v sched.View, a *app, t sched.Task, m int)
 }
 
 func (p probe) Heartbeats() bool { return true }
 
-func (p probe) Offer(v *sim.View, m int) *sim.Task {
-	t := p.offer(v, m)
-	if t != nil {
-		p.check(v, p.tree.apps[t.Job()], t, m)
+func (p probe) Offer(v sched.View, m int, pl *sched.Plan) {
+	before := pl.Placed()
+	p.offer(v, m, pl)
+	if pl.Placed() == before {
+		return
 	}
-	return t
+	// The offer placed one task on m: the last one planned there.
+	var t sched.Task
+	for _, pt := range v.Machine(m).Planned() {
+		t = pt
+	}
+	p.check(v, p.tree.apps[t.Job()], t, m)
 }
 
-func build(t *testing.T, name string, params map[string]any) sim.Scheduler {
+func build(t *testing.T, name string, params map[string]any) sched.Scheduler {
 	t.Helper()
-	s, err := sim.NewScheduler(name, params)
+	s, err := sched.NewScheduler(name, params)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,19 +83,19 @@ func build(t *testing.T, name string, params map[string]any) sim.Scheduler {
 // never looser than what was just achieved.
 func TestProbeFair(t *testing.T) {
 	f := build(t, "fair", map[string]any{"locality_node": 0.25, "locality_rack": 0.25}).(*Fair)
-	placed := map[sim.Locality]int{}
-	probeRun(t, probe{&f.base, f.Offer, func(v *sim.View, a *app, tk *sim.Task, m int) {
-		r := a.req[priorityOf(tk.Stage)]
+	placed := map[sched.Locality]int{}
+	probeRun(t, probe{&f.base, f.Offer, func(v sched.View, a *app, tk sched.Task, m int) {
+		r := a.req[priorityOf(tk.Stage())]
 		got := v.Locality(tk, m)
 		placed[got]++
 		if r.opportunities != 0 {
 			t.Fatalf("%s placed with %d opportunities left uncleared", tk, r.opportunities)
 		}
-		if got != sim.NoPreference && r.allowed > got {
+		if got != sched.NoPreference && r.allowed > got {
 			t.Fatalf("%s placed %s but the allowed level stayed %s", tk, got, r.allowed)
 		}
 	}})
-	if placed[sim.NodeLocal] == 0 || placed[sim.RackLocal]+placed[sim.OffSwitch] == 0 {
+	if placed[sched.NodeLocal] == 0 || placed[sched.RackLocal]+placed[sched.OffSwitch] == 0 {
 		t.Fatalf("placements %v: the scenario should mix localities", placed)
 	}
 }
@@ -98,13 +105,13 @@ func TestProbeFair(t *testing.T) {
 func TestProbeDelaySkips(t *testing.T) {
 	d := build(t, "delay", map[string]any{"skips": 3}).(*Delay)
 	nonLocal := 0
-	probeRun(t, probe{&d.base, d.Offer, func(v *sim.View, a *app, tk *sim.Task, m int) {
+	probeRun(t, probe{&d.base, d.Offer, func(v sched.View, a *app, tk sched.Task, m int) {
 		switch v.Locality(tk, m) {
-		case sim.NodeLocal:
+		case sched.NodeLocal:
 			if a.skips != 0 {
 				t.Fatalf("%s placed node-local without resetting the skip count (%d)", tk, a.skips)
 			}
-		case sim.RackLocal, sim.OffSwitch:
+		case sched.RackLocal, sched.OffSwitch:
 			nonLocal++
 			if a.skips < 3 {
 				t.Fatalf("%s placed non-local after %d skips, want at least 3", tk, a.skips)
@@ -120,9 +127,9 @@ func TestProbeDelaySkips(t *testing.T) {
 // the wait (the thresholds are TestDelayAllowedLevel's).
 func TestProbeDelayWait(t *testing.T) {
 	d := build(t, "delay", map[string]any{"variant": "wait", "w1": "0.1s", "w2": "0.2s"}).(*Delay)
-	levels := map[sim.Locality]int{}
-	probeRun(t, probe{&d.base, d.Offer, func(v *sim.View, a *app, tk *sim.Task, m int) {
-		if !tk.Stage.HasFileInput {
+	levels := map[sched.Locality]int{}
+	probeRun(t, probe{&d.base, d.Offer, func(v sched.View, a *app, tk sched.Task, m int) {
+		if !tk.Stage().HasFileInput() {
 			return
 		}
 		got := v.Locality(tk, m)
@@ -131,7 +138,7 @@ func TestProbeDelayWait(t *testing.T) {
 			t.Fatalf("%s placed %s: level %s and wait %g, want %s and 0", tk, got, a.level, a.wait, got)
 		}
 	}})
-	if levels[sim.RackLocal] == 0 || levels[sim.OffSwitch] == 0 {
+	if levels[sched.RackLocal] == 0 || levels[sched.OffSwitch] == 0 {
 		t.Fatalf("levels %v: the scenario should reach rack and off-switch", levels)
 	}
 }
@@ -140,23 +147,23 @@ func TestProbeDelayWait(t *testing.T) {
 // off-switch ones do not.
 func TestProbeCapacity(t *testing.T) {
 	c := build(t, "capacity", map[string]any{"node_locality_delay": 4}).(*Capacity)
-	placed := map[sim.Locality]int{}
-	probeRun(t, probe{&c.base, c.Offer, func(v *sim.View, a *app, tk *sim.Task, m int) {
-		r := a.req[priorityOf(tk.Stage)]
+	placed := map[sched.Locality]int{}
+	probeRun(t, probe{&c.base, c.Offer, func(v sched.View, a *app, tk sched.Task, m int) {
+		r := a.req[priorityOf(tk.Stage())]
 		got := v.Locality(tk, m)
 		placed[got]++
 		switch got {
-		case sim.NodeLocal, sim.RackLocal:
+		case sched.NodeLocal, sched.RackLocal:
 			if r.opportunities != 0 {
 				t.Fatalf("%s placed %s without resetting (%d)", tk, got, r.opportunities)
 			}
-		case sim.OffSwitch:
+		case sched.OffSwitch:
 			if r.opportunities == 0 {
 				t.Fatalf("%s placed off-switch with no missed opportunity", tk)
 			}
 		}
 	}})
-	if placed[sim.RackLocal] == 0 || placed[sim.OffSwitch] == 0 {
+	if placed[sched.RackLocal] == 0 || placed[sched.OffSwitch] == 0 {
 		t.Fatalf("placements %v: the scenario should reach rack and off-switch", placed)
 	}
 }

@@ -1,6 +1,6 @@
 package queue
 
-import "github.com/netsched/netsched/sim"
+import "github.com/netsched/netsched/sched"
 
 // A job's requests, as an MR application master makes them (§0): stages
 // without file input (reducers, DAG stages; priority 10) are served before
@@ -11,17 +11,17 @@ const (
 	priorities        // number of request priorities
 )
 
-func priorityOf(st *sim.Stage) int {
-	if st.HasFileInput {
+func priorityOf(st sched.Stage) int {
+	if st.HasFileInput() {
 		return mapLike
 	}
 	return reduceLike
 }
 
 // waitingAt is the number of waiting tasks of j at priority p.
-func waitingAt(j *sim.Job, p int) int {
+func waitingAt(j sched.Job, p int) int {
 	n := 0
-	for _, st := range j.Stages {
+	for _, st := range j.Stages() {
 		if priorityOf(st) == p {
 			n += st.WaitingCount()
 		}
@@ -40,9 +40,9 @@ func waitingAt(j *sim.Job, p int) int {
 const rampUp = 0.5
 
 // early reports whether st runs before all its parents finished.
-func early(st *sim.Stage) bool {
-	for _, e := range st.Parents {
-		if e.Parent.Finished < len(e.Parent.Tasks) {
+func early(st sched.Stage) bool {
+	for _, e := range st.Parents() {
+		if e.Parent.Finished() < e.Parent.NumTasks() {
 			return true
 		}
 	}
@@ -50,23 +50,23 @@ func early(st *sim.Stage) bool {
 }
 
 // mayStart applies the ramp-up limit to one more task of st.
-func mayStart(st *sim.Stage) bool {
+func mayStart(st sched.Stage) bool {
 	if !early(st) {
 		return true
 	}
-	j := st.Job
+	j := st.Job()
 	running, waiting := 0, 0
-	for _, s := range j.Stages {
+	for _, s := range j.Stages() {
 		if early(s) {
-			running += s.Started - s.Finished
+			running += s.Started() - s.Finished()
 			waiting += s.WaitingCount()
 		}
 	}
-	return waiting == j.Waiting || float64(running+1) <= rampUp*float64(j.Running+1)
+	return waiting == j.Waiting() || float64(running+1) <= rampUp*float64(j.Running()+1)
 }
 
 // requested reports whether st is at priority p and may start a task now.
-func requested(st *sim.Stage, p int) bool {
+func requested(st sched.Stage, p int) bool {
 	return priorityOf(st) == p && st.WaitingCount() > 0 && mayStart(st)
 }
 
@@ -78,33 +78,33 @@ func requested(st *sim.Stage, p int) bool {
 // rack-local if allowed is at least RackLocal, then anywhere if allowed is
 // OffSwitch. Each level spans all the job's stages at p (YARN's requests),
 // unlike locate.Nearest's stage by stage lookup that nas and sw-delay use.
-func pick(v *sim.View, j *sim.Job, p, m int, allowed sim.Locality) (*sim.Task, sim.Locality) {
+func pick(v sched.View, j sched.Job, p, m int, allowed sched.Locality) (sched.Task, sched.Locality) {
 	if p == reduceLike {
-		return first(j, p, sim.NoPreference, func(st *sim.Stage) *sim.Task { return st.NextWaiting(m) })
+		return first(j, p, sched.NoPreference, func(st sched.Stage) sched.Task { return st.NextWaiting(m) })
 	}
-	if t, l := first(j, p, sim.NodeLocal, func(st *sim.Stage) *sim.Task { return st.LocalWaiting(m) }); t != nil {
+	if t, l := first(j, p, sched.NodeLocal, func(st sched.Stage) sched.Task { return st.LocalWaiting(m) }); !t.IsZero() {
 		return t, l
 	}
-	if allowed >= sim.RackLocal {
+	if allowed >= sched.RackLocal {
 		rack := v.RackOf(m)
-		if t, l := first(j, p, sim.RackLocal, func(st *sim.Stage) *sim.Task { return st.RackLocalWaiting(rack) }); t != nil {
+		if t, l := first(j, p, sched.RackLocal, func(st sched.Stage) sched.Task { return st.RackLocalWaiting(rack) }); !t.IsZero() {
 			return t, l
 		}
 	}
-	if allowed == sim.OffSwitch {
-		return first(j, p, sim.OffSwitch, func(st *sim.Stage) *sim.Task { return st.NextWaiting(m) })
+	if allowed == sched.OffSwitch {
+		return first(j, p, sched.OffSwitch, func(st sched.Stage) sched.Task { return st.NextWaiting(m) })
 	}
-	return nil, sim.NoPreference
+	return sched.Task{}, sched.NoPreference
 }
 
 // first returns the first task lookup finds in j's stages requested at p.
-func first(j *sim.Job, p int, l sim.Locality, lookup func(st *sim.Stage) *sim.Task) (*sim.Task, sim.Locality) {
-	for _, st := range j.Stages {
+func first(j sched.Job, p int, l sched.Locality, lookup func(st sched.Stage) sched.Task) (sched.Task, sched.Locality) {
+	for _, st := range j.Stages() {
 		if requested(st, p) {
-			if t := lookup(st); t != nil {
+			if t := lookup(st); !t.IsZero() {
 				return t, l
 			}
 		}
 	}
-	return nil, sim.NoPreference
+	return sched.Task{}, sched.NoPreference
 }

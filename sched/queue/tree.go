@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/netsched/netsched/sim"
+	"github.com/netsched/netsched/sched"
 )
 
 // queue is a node of the queue tree. Only leaves hold apps; the counters of
@@ -30,14 +30,14 @@ type queue struct {
 
 // app is the per-job state every scheduler here keeps.
 type app struct {
-	job    *sim.Job
+	job    sched.Job
 	leaf   *queue
 	weight float64
 	req    [priorities]request
 
 	// delay scheduling (§3)
 	skips   int
-	level   sim.Locality
+	level   sched.Locality
 	wait    float64
 	skipped bool
 }
@@ -45,12 +45,12 @@ type app struct {
 // request is YARN's per (app, priority) locality state.
 type request struct {
 	opportunities int
-	allowed       sim.Locality // fair: NoPreference until first evaluated
+	allowed       sched.Locality // fair: NoPreference until first evaluated
 }
 
 func (a *app) share() share {
 	j := a.job
-	return share{usage: float64(j.Running), demand: float64(j.Running + j.Waiting), weight: a.weight, start: j.Arrival, seq: j.Seq}
+	return share{usage: float64(j.Running()), demand: float64(j.Running() + j.Waiting()), weight: a.weight, start: j.Arrival(), seq: j.Seq()}
 }
 
 func (q *queue) share() share {
@@ -84,7 +84,7 @@ type tree struct {
 	root        *queue
 	byName      map[string]*queue
 	byPath      map[string]*queue
-	apps        map[*sim.Job]*app
+	apps        map[sched.Job]*app
 	autoCreate  bool
 	created     queueSpec          // spec of auto-created queues
 	userWeights map[string]float64 // nil: no user level
@@ -96,7 +96,7 @@ type tree struct {
 func buildTree(specs []queueSpec, rootSpec queueSpec) (*tree, error) {
 	rootSpec.Name = "root"
 	root := &queue{queueSpec: rootSpec, path: "root"}
-	t := &tree{root: root, byName: map[string]*queue{}, byPath: map[string]*queue{}, apps: map[*sim.Job]*app{}}
+	t := &tree{root: root, byName: map[string]*queue{}, byPath: map[string]*queue{}, apps: map[sched.Job]*app{}}
 	nodes := make([]*queue, len(specs))
 	for i, s := range specs {
 		if t.byName[s.Name] != nil {
@@ -171,24 +171,24 @@ func (t *tree) lookup(name string) *queue {
 }
 
 // leafFor routes a job to its leaf queue (and its user's sub-leaf).
-func (t *tree) leafFor(j *sim.Job) (*queue, error) {
-	q := t.lookup(j.Queue)
+func (t *tree) leafFor(j sched.Job) (*queue, error) {
+	q := t.lookup(j.Queue())
 	if q == nil {
 		if !t.autoCreate {
-			return nil, fmt.Errorf("job %q names queue %q, which is not configured (leaf queues: %s); declare it in params.queues", j.ID, j.Queue, t.leafNames())
+			return nil, fmt.Errorf("job %q names queue %q, which is not configured (leaf queues: %s); declare it in params.queues", j.ID(), j.Queue(), t.leafNames())
 		}
 		s := t.created
-		s.Name = j.Queue
-		q = &queue{queueSpec: s, path: "root." + j.Queue, parent: t.root, jobsGoHere: true}
+		s.Name = j.Queue()
+		q = &queue{queueSpec: s, path: "root." + j.Queue(), parent: t.root, jobsGoHere: true}
 		t.root.children = append(t.root.children, q)
-		t.byName[j.Queue] = q
+		t.byName[j.Queue()] = q
 		t.byPath[q.path] = q
 	}
 	if !q.jobsGoHere {
-		return nil, fmt.Errorf("job %q names queue %q, which is a parent queue; jobs go to leaf queues (%s)", j.ID, j.Queue, t.leafNames())
+		return nil, fmt.Errorf("job %q names queue %q, which is a parent queue; jobs go to leaf queues (%s)", j.ID(), j.Queue(), t.leafNames())
 	}
 	if t.userWeights != nil {
-		q = q.userLeaf(j.User, t.userWeights)
+		q = q.userLeaf(j.User(), t.userWeights)
 	}
 	return q, nil
 }
@@ -228,8 +228,8 @@ func (q *queue) userLeaf(u string, weights map[string]float64) *queue {
 }
 
 // observe keeps apps and counters in step with the engine.
-func (t *tree) observe(e sim.Event) {
-	if e.Kind == sim.JobArrived {
+func (t *tree) observe(e sched.Event) {
+	if e.Kind == sched.JobArrived {
 		q, err := t.leafFor(e.Job)
 		if err != nil {
 			if t.err == nil {
@@ -247,13 +247,13 @@ func (t *tree) observe(e sim.Event) {
 		return // a job that could not be routed
 	}
 	switch e.Kind {
-	case sim.StageReady:
-		a.count(0, len(e.Stage.Tasks))
-	case sim.TaskStarted:
+	case sched.StageReady:
+		a.count(0, e.Stage.NumTasks())
+	case sched.TaskStarted:
 		a.count(1, -1)
-	case sim.TaskFinished:
+	case sched.TaskFinished:
 		a.count(-1, 0)
-	case sim.JobFinished:
+	case sched.JobFinished:
 		apps := a.leaf.apps
 		for i, b := range apps {
 			if b == a {
@@ -274,6 +274,6 @@ func (a *app) count(running, waiting int) {
 		if a.leaf.byUser == nil {
 			a.leaf.byUser = map[string]int{}
 		}
-		a.leaf.byUser[a.job.User] += running
+		a.leaf.byUser[a.job.User()] += running
 	}
 }

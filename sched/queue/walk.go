@@ -3,7 +3,7 @@ package queue
 import (
 	"math"
 
-	"github.com/netsched/netsched/sim"
+	"github.com/netsched/netsched/sched"
 )
 
 var inf = math.Inf(1)
@@ -14,18 +14,20 @@ var inf = math.Inf(1)
 type policy interface {
 	open(q *queue) bool
 	before(a, b *queue) bool
-	assign(v *sim.View, a *app, m int) *sim.Task
+	assign(v sched.View, a *app, m int) sched.Task
 }
 
 // offer walks machine m's free slot down the tree (§1.3): at each parent the
 // open children with waiting tasks in policy order, at a leaf its apps with
 // waiting tasks in the leaf's order, until an app places a task.
-func (t *tree) offer(v *sim.View, m int, p policy) *sim.Task {
+func (t *tree) offer(v sched.View, m int, p policy, pl *sched.Plan) {
 	t.root.refreshDemand()
-	return visit(v, t.root, m, p)
+	if got := visit(v, t.root, m, p); !got.IsZero() {
+		pl.Place(got, m)
+	}
 }
 
-func visit(v *sim.View, q *queue, m int, p policy) (got *sim.Task) {
+func visit(v sched.View, q *queue, m int, p policy) (got sched.Task) {
 	if len(q.children) > 0 {
 		q.kids = q.kids[:0]
 		for _, c := range q.children {
@@ -35,19 +37,19 @@ func visit(v *sim.View, q *queue, m int, p policy) (got *sim.Task) {
 		}
 		bestFirst(q.kids, p.before, func(c *queue) bool {
 			got = visit(v, c, m, p)
-			return got != nil
+			return !got.IsZero()
 		})
 		return got
 	}
 	q.ready = q.ready[:0]
 	for _, a := range q.apps {
-		if a.job.Waiting > 0 {
+		if a.job.Waiting() > 0 {
 			q.ready = append(q.ready, a)
 		}
 	}
 	bestFirst(q.ready, q.appBefore(), func(a *app) bool {
 		got = p.assign(v, a, m)
-		return got != nil
+		return !got.IsZero()
 	})
 	return got
 }
@@ -66,7 +68,7 @@ type base struct {
 	tree *tree
 }
 
-func (b *base) Observe(v *sim.View, e sim.Event) { b.tree.observe(e) }
+func (b *base) Observe(v sched.View, e sched.Event, p *sched.Plan) { b.tree.observe(e) }
 
 // Err is the first job that could not be routed to a leaf queue (unknown
 // queue without auto-creation, or a parent queue). Such jobs are never

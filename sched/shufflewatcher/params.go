@@ -3,7 +3,7 @@ package shufflewatcher
 import (
 	"math"
 
-	"github.com/netsched/netsched/sim"
+	"github.com/netsched/netsched/sched"
 )
 
 // Config holds sw-delay's parameters. None of the thresholds is from the
@@ -27,7 +27,7 @@ func DefaultConfig() Config {
 	return Config{Skips: -1, DeferAbove: 0.8, ResumeBelow: 0.5, ShuffleRatio: 0.3, FairSlack: 0.1, MaxDefer: 60}
 }
 
-var paramInfo = []sim.ParamInfo{
+var paramInfo = []sched.ParamInfo{
 	{Name: "skips", Default: "-1", Help: "delay scheduling's D (-1: ceil(0.231 x machines), as delay)"},
 	{Name: "defer_above", Default: "0.8", Help: "[reconstruction] cross-rack utilisation above which shuffle-heavy reducers are deferred"},
 	{Name: "resume_below", Default: "0.5", Help: "[reconstruction] utilisation below which deferral stops"},
@@ -36,7 +36,7 @@ var paramInfo = []sim.ParamInfo{
 	{Name: "max_defer", Default: "60s", Help: "[reconstruction] longest deferral of one job's reducers"},
 }
 
-func configFrom(p *sim.Params) Config {
+func configFrom(p *sched.Params) Config {
 	c := DefaultConfig()
 	c.Skips = p.Int("skips", c.Skips)
 	c.DeferAbove = p.Float("defer_above", c.DeferAbove)

@@ -3,17 +3,17 @@ package shufflewatcher
 import (
 	"math"
 
+	"github.com/netsched/netsched/sched"
 	"github.com/netsched/netsched/sched/internal/fairlist"
 	"github.com/netsched/netsched/sched/internal/mapreduce"
-	"github.com/netsched/netsched/sim"
 )
 
 // job is sw-delay's per-job state.
 type job struct {
 	fairlist.Key // Running: its tasks running; Seq: its arrival order
-	sj           *sim.Job
-	maps         []*sim.Stage // root stages
-	reduces      []*sim.Stage
+	sj           sched.Job
+	maps         []sched.Stage // root stages
+	reduces      []sched.Stage
 	heavy        bool // estimated shuffle/input above shuffle_ratio
 
 	skips       int    // delay scheduling's skip count (maps)
@@ -30,18 +30,18 @@ type job struct {
 }
 
 // Observe keeps the job state current.
-func (s *Scheduler) Observe(v *sim.View, e sim.Event) {
+func (s *Scheduler) Observe(v sched.View, e sched.Event, p *sched.Plan) {
 	switch e.Kind {
-	case sim.JobArrived:
+	case sched.JobArrived:
 		s.arrive(v, e.Job)
-	case sim.StageReady:
+	case sched.StageReady:
 		s.byJob[e.Job].tasks.Ready(e.Stage)
-	case sim.TaskStarted:
+	case sched.TaskStarted:
 		j := s.byJob[e.Job]
 		j.Running++
 		s.order.Moved(j)
 		s.rampup.Started(&j.tasks, e.Stage)
-		r := v.RackOf(e.Task.Machine)
+		r := v.RackOf(e.Task.Machine())
 		if !mapreduce.IsMap(e.Stage) {
 			j.rackRed[r]++
 			return
@@ -51,21 +51,21 @@ func (s *Scheduler) Observe(v *sim.View, e sim.Event) {
 			j.rackOut[r] += out
 			j.outSum += out
 		}
-	case sim.TaskFinished:
+	case sched.TaskFinished:
 		j := s.byJob[e.Job]
 		j.Running--
 		s.order.Moved(j)
 		s.rampup.Finished(&j.tasks, e.Stage)
-	case sim.JobFinished:
+	case sched.JobFinished:
 		j := s.byJob[e.Job]
 		delete(s.byJob, e.Job)
 		s.order.Remove(j)
 	}
 }
 
-func (s *Scheduler) arrive(v *sim.View, sj *sim.Job) {
+func (s *Scheduler) arrive(v sched.View, sj sched.Job) {
 	j := &job{sj: sj, deferredSince: -1, rackOut: make([]float64, v.Racks()), rackRed: make([]int32, v.Racks())}
-	j.Seq = sj.Seq
+	j.Seq = sj.Seq()
 	j.maps, j.reduces, j.reducers = mapreduce.Split(sj)
 	est := mapreduce.MapSizes(v, j.maps)
 	j.heavy = est.Shuffle > s.cfg.ShuffleRatio*est.Input && est.Shuffle > 0

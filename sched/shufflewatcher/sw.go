@@ -4,20 +4,20 @@ import (
 	"math"
 	"sort"
 
+	"github.com/netsched/netsched/sched"
 	"github.com/netsched/netsched/sched/internal/fairlist"
 	"github.com/netsched/netsched/sched/internal/locate"
 	"github.com/netsched/netsched/sched/internal/mapreduce"
 	"github.com/netsched/netsched/sched/queue"
-	"github.com/netsched/netsched/sim"
 )
 
 func init() {
-	sim.Register(sim.Info{
+	sched.Register(sched.Info{
 		Name: "sw-delay",
 		Description: "ShuffleWatcher over delay scheduling (NAS's SW-delay baseline); a documented reconstruction: " +
 			"thresholds are ours, see docs/reproductions/nas.md",
 		Params: paramInfo,
-		New: func(p *sim.Params) (sim.Scheduler, error) {
+		New: func(p *sched.Params) (sched.Scheduler, error) {
 			return New(configFrom(p)), nil
 		},
 	})
@@ -27,7 +27,7 @@ func init() {
 type Scheduler struct {
 	cfg   Config
 	order fairlist.List[*job] // active jobs, fair order
-	byJob map[*sim.Job]*job
+	byJob map[sched.Job]*job
 	slots int // containers in the cluster
 	// rampup is the reduce ramp-up limit at 0.5, MR's default and nas's.
 	rampup    mapreduce.Rampup
@@ -42,19 +42,19 @@ type Stats struct {
 }
 
 // New builds sw-delay.
-func New(c Config) *Scheduler { return &Scheduler{cfg: c, byJob: map[*sim.Job]*job{}} }
+func New(c Config) *Scheduler { return &Scheduler{cfg: c, byJob: map[sched.Job]*job{}} }
 
 // Stats returns the run's counters so far.
 func (s *Scheduler) Stats() Stats { return s.stats }
 
 // Init resolves the cluster-dependent defaults.
-func (s *Scheduler) Init(v *sim.View) error {
-	for _, m := range v.Machines() {
-		s.slots += m.Slots
+func (s *Scheduler) Init(v sched.View) error {
+	for m := range v.NumMachines() {
+		s.slots += v.Machine(m).Slots()
 	}
 	s.rampup = mapreduce.Rampup{Limit: 0.5, Slots: s.slots}
 	if s.cfg.Skips < 0 {
-		s.cfg.Skips = queue.DefaultSkips(len(v.Machines())) // as the delay scheduler
+		s.cfg.Skips = queue.DefaultSkips(v.NumMachines()) // as the delay scheduler
 	}
 	return nil
 }
@@ -65,7 +65,7 @@ func (s *Scheduler) Heartbeats() bool { return true }
 // Offer walks jobs in fair order; each tries its reducers (unless deferred
 // or its rack share is reached), then its maps under delay scheduling and
 // its preferred rack set.
-func (s *Scheduler) Offer(v *sim.View, m int) *sim.Task {
+func (s *Scheduler) Offer(v sched.View, m int, p *sched.Plan) {
 	switch u := v.Monitor().CrossRackUtilization; {
 	case u > s.cfg.DeferAbove:
 		s.deferring = true
@@ -76,19 +76,20 @@ func (s *Scheduler) Offer(v *sim.View, m int) *sim.Task {
 		if j.tasks.WaitingMaps+j.tasks.WaitingReduces == 0 {
 			continue
 		}
-		if t := s.reducer(v, j, m); t != nil {
-			return t
+		if t := s.reducer(v, j, m); !t.IsZero() {
+			p.Place(t, m)
+			return
 		}
-		if t := s.mapTask(v, j, m); t != nil {
-			return t
+		if t := s.mapTask(v, j, m); !t.IsZero() {
+			p.Place(t, m)
+			return
 		}
 	}
-	return nil
 }
 
 // deferred is idea 1: hold a shuffle-heavy job's reducers while the core is
 // busy, within the fairness guard and the longest deferral.
-func (s *Scheduler) deferred(v *sim.View, j *job) bool {
+func (s *Scheduler) deferred(v sched.View, j *job) bool {
 	if !s.deferring || !j.heavy {
 		j.deferredSince = -1
 		return false
@@ -107,64 +108,64 @@ func (s *Scheduler) deferred(v *sim.View, j *job) bool {
 // reducer is ideas 1 and 3: a waiting reducer of j for machine m, unless
 // deferred, or unless m's rack already holds its share of j's reducers and
 // j has not yet been skipped D times.
-func (s *Scheduler) reducer(v *sim.View, j *job, m int) *sim.Task {
+func (s *Scheduler) reducer(v sched.View, j *job, m int) sched.Task {
 	if j.tasks.WaitingReduces == 0 || !s.rampup.MayStartReducer(&j.tasks) || s.deferred(v, j) {
-		return nil
+		return sched.Task{}
 	}
 	if r := v.RackOf(m); j.rackRed[r] >= j.reduceShare(r) && j.reduceSkips < s.cfg.Skips {
 		j.reduceSkips++
-		return nil
+		return sched.Task{}
 	}
-	if t := locate.First(j.reduces, m); t != nil {
+	if t := locate.First(j.reduces, m); !t.IsZero() {
 		j.reduceSkips = 0
 		return t
 	}
-	return nil
+	return sched.Task{}
 }
 
 // mapTask is delay scheduling with idea 2: a node-local map (or, for a
 // heavy job inside its rack set, a rack-local one) launches at once and
 // resets the skip count; otherwise the job is skipped until it was skipped
 // D times, then any map launches, the most local first.
-func (s *Scheduler) mapTask(v *sim.View, j *job, m int) *sim.Task {
+func (s *Scheduler) mapTask(v sched.View, j *job, m int) sched.Task {
 	if j.tasks.WaitingMaps == 0 {
-		return nil
+		return sched.Task{}
 	}
 	r := v.RackOf(m)
 	for _, st := range j.maps {
 		// The rack set is chosen from the splits' replicas: maps without
 		// file input have no preference and are not held to it.
-		if st.WaitingCount() == 0 || j.heavy && st.HasFileInput && !s.rackSet(v, j)[r] {
+		if st.WaitingCount() == 0 || j.heavy && st.HasFileInput() && !s.rackSet(v, j)[r] {
 			continue
 		}
 		t := locate.Local(st, m)
-		if t == nil && j.heavy && st.HasFileInput {
+		if t.IsZero() && j.heavy && st.HasFileInput() {
 			t = st.RackLocalWaiting(r) // inside the rack set, rack-local is local enough
 		}
-		if t != nil {
+		if !t.IsZero() {
 			j.skips = 0
 			return t
 		}
 	}
 	if j.skips < s.cfg.Skips {
 		j.skips++
-		return nil
+		return sched.Task{}
 	}
 	for _, st := range j.maps {
 		if st.WaitingCount() == 0 {
 			continue
 		}
-		if t := locate.Nearest(v, st, m); t != nil {
+		if t := locate.Nearest(v, st, m); !t.IsZero() {
 			return t
 		}
 	}
-	return nil
+	return sched.Task{}
 }
 
 // rackSet is a heavy job's preferred racks, chosen at its first map offer:
 // the k racks holding most of its splits' replicas, k the fewest racks whose
 // containers hold the job's fair share (at most its maps).
-func (s *Scheduler) rackSet(v *sim.View, j *job) []bool {
+func (s *Scheduler) rackSet(v sched.View, j *job) []bool {
 	if j.rackSet != nil {
 		return j.rackSet
 	}
@@ -173,10 +174,10 @@ func (s *Scheduler) rackSet(v *sim.View, j *job) []bool {
 	count := make([]int, racks)
 	seen := make([]bool, racks)
 	for _, st := range j.maps {
-		maps += len(st.Tasks)
-		for _, t := range st.Tasks {
+		maps += st.NumTasks()
+		for _, t := range st.Tasks() {
 			clear(seen)
-			for _, rep := range t.Replicas {
+			for _, rep := range t.Replicas() {
 				if r := v.RackOf(rep); !seen[r] {
 					seen[r] = true
 					count[r]++

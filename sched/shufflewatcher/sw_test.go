@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/netsched/netsched/sched"
 	"github.com/netsched/netsched/sched/internal/schedtest"
 	"github.com/netsched/netsched/sched/shufflewatcher"
-	"github.com/netsched/netsched/sim"
 )
 
 // placed wraps sw-delay with a data placement chosen by the test (nas's
@@ -18,7 +18,7 @@ type placed struct {
 	replicas map[string][]int
 }
 
-func (p placed) PlaceInput(v *sim.View, t *sim.Task, n int) []int { return p.replicas[t.Job().ID] }
+func (p placed) PlaceInput(v sched.View, in sched.InputSplit) []int { return p.replicas[in.Job.ID] }
 
 func config(fn func(c *shufflewatcher.Config)) shufflewatcher.Config {
 	c := shufflewatcher.DefaultConfig()
@@ -134,7 +134,7 @@ scheduler: sw-delay
 }
 
 func TestRegisteredAsReconstruction(t *testing.T) {
-	info, ok := sim.Lookup("sw-delay")
+	info, ok := sched.Lookup("sw-delay")
 	if !ok {
 		t.Fatal("sw-delay is not registered")
 	}
@@ -142,7 +142,7 @@ func TestRegisteredAsReconstruction(t *testing.T) {
 		t.Fatalf("description %q does not say it is a reconstruction", info.Description)
 	}
 	for _, bad := range []map[string]any{{"defer_above": 2}, {"resume_below": 0.9}, {"fair_slack": -1}, {"skip": 3}} {
-		if _, err := sim.NewScheduler("sw-delay", bad); err == nil {
+		if _, err := sched.NewScheduler("sw-delay", bad); err == nil {
 			t.Errorf("params %v accepted", bad)
 		}
 	}

@@ -8,26 +8,26 @@
 // waiting for the engine.
 package locate
 
-import "github.com/netsched/netsched/sim"
+import "github.com/netsched/netsched/sched"
 
 // First is the first waiting task of stages, in stage then index order,
 // that may run on m: no locality preference.
-func First(stages []*sim.Stage, m int) *sim.Task {
+func First(stages []sched.Stage, m int) sched.Task {
 	for _, st := range stages {
 		if st.WaitingCount() > 0 {
-			if t := st.NextWaiting(m); t != nil {
+			if t := st.NextWaiting(m); !t.IsZero() {
 				return t
 			}
 		}
 	}
-	return nil
+	return sched.Task{}
 }
 
 // Local is a data-local waiting task of st for m: one with a replica on m
 // (or pinned to m). A stage without file input reads no DFS block, so any
 // of its tasks that may run on m is local there.
-func Local(st *sim.Stage, m int) *sim.Task {
-	if !st.HasFileInput {
+func Local(st sched.Stage, m int) sched.Task {
+	if !st.HasFileInput() {
 		return st.NextWaiting(m)
 	}
 	return st.LocalWaiting(m)
@@ -35,11 +35,11 @@ func Local(st *sim.Stage, m int) *sim.Task {
 
 // Nearest is st's most local waiting task for m: node-local, else
 // rack-local, else any that may run on m.
-func Nearest(v *sim.View, st *sim.Stage, m int) *sim.Task {
-	if t := st.LocalWaiting(m); t != nil {
+func Nearest(v sched.View, st sched.Stage, m int) sched.Task {
+	if t := st.LocalWaiting(m); !t.IsZero() {
 		return t
 	}
-	if t := st.RackLocalWaiting(v.RackOf(m)); t != nil {
+	if t := st.RackLocalWaiting(v.RackOf(m)); !t.IsZero() {
 		return t
 	}
 	return st.NextWaiting(m)

@@ -1,4 +1,4 @@
-// Package mapreduce is the MapReduce reading of a sim.Job that nas and
+// Package mapreduce is the MapReduce reading of a sched.Job that nas and
 // sw-delay share: root stages are maps, every other stage is a reduce (it
 // reads map output). It splits a job's stages, sums its maps' estimated
 // sizes, counts its tasks by kind and state from the engine's events, and
@@ -10,21 +10,21 @@
 // limit looks at stages with unfinished parents and has no cluster-wide cap.
 package mapreduce
 
-import "github.com/netsched/netsched/sim"
+import "github.com/netsched/netsched/sched"
 
 // IsMap reports a map stage: one without parent stages.
-func IsMap(st *sim.Stage) bool { return len(st.Parents) == 0 }
+func IsMap(st sched.Stage) bool { return st.NumParents() == 0 }
 
 // Shuffled reports whether a stage's output is read by another stage.
-func Shuffled(st *sim.Stage) bool { return len(st.Children) > 0 }
+func Shuffled(st sched.Stage) bool { return st.NumChildren() > 0 }
 
 // Split returns j's map and reduce stages, each in stage order, and the
 // number of reduce tasks.
-func Split(j *sim.Job) (maps, reduces []*sim.Stage, reducers int) {
-	for _, st := range j.Stages {
+func Split(j sched.Job) (maps, reduces []sched.Stage, reducers int) {
+	for _, st := range j.Stages() {
 		if !IsMap(st) {
 			reduces = append(reduces, st)
-			reducers += len(st.Tasks)
+			reducers += st.NumTasks()
 			continue
 		}
 		maps = append(maps, st)
@@ -44,11 +44,11 @@ type Sizes struct {
 
 // MapSizes sums the estimated sizes of the tasks of maps, in stage then
 // task order.
-func MapSizes(v *sim.View, maps []*sim.Stage) Sizes {
+func MapSizes(v sched.View, maps []sched.Stage) Sizes {
 	var z Sizes
 	for _, st := range maps {
-		z.Maps += len(st.Tasks)
-		for _, t := range st.Tasks {
+		z.Maps += st.NumTasks()
+		for _, t := range st.Tasks() {
 			e := v.Estimate(t)
 			z.Input += e.Input
 			if Shuffled(st) {
@@ -70,16 +70,16 @@ type Tasks struct {
 }
 
 // Ready counts the tasks of st, which just became waiting.
-func (c *Tasks) Ready(st *sim.Stage) {
+func (c *Tasks) Ready(st sched.Stage) {
 	if IsMap(st) {
-		c.WaitingMaps += len(st.Tasks)
+		c.WaitingMaps += st.NumTasks()
 	} else {
-		c.WaitingReduces += len(st.Tasks)
+		c.WaitingReduces += st.NumTasks()
 	}
 }
 
 // Start moves a task of st from waiting to running.
-func (c *Tasks) Start(st *sim.Stage) {
+func (c *Tasks) Start(st sched.Stage) {
 	if IsMap(st) {
 		c.WaitingMaps--
 		c.RunMaps++
@@ -90,7 +90,7 @@ func (c *Tasks) Start(st *sim.Stage) {
 }
 
 // Finish counts a running task of st out.
-func (c *Tasks) Finish(st *sim.Stage) {
+func (c *Tasks) Finish(st sched.Stage) {
 	if IsMap(st) {
 		c.RunMaps--
 	} else {
@@ -113,7 +113,7 @@ type Rampup struct {
 }
 
 // Started counts a task of st, of the job counted by j, as started.
-func (r *Rampup) Started(j *Tasks, st *sim.Stage) {
+func (r *Rampup) Started(j *Tasks, st sched.Stage) {
 	j.Start(st)
 	switch {
 	case !IsMap(st):
@@ -126,7 +126,7 @@ func (r *Rampup) Started(j *Tasks, st *sim.Stage) {
 }
 
 // Finished counts a task of st, of the job counted by j, as finished.
-func (r *Rampup) Finished(j *Tasks, st *sim.Stage) {
+func (r *Rampup) Finished(j *Tasks, st sched.Stage) {
 	j.Finish(st)
 	if !IsMap(st) && j.WaitingMaps > 0 {
 		r.early--

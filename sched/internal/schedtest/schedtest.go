@@ -9,6 +9,7 @@ import (
 
 	"github.com/netsched/netsched/metrics"
 	"github.com/netsched/netsched/scenario"
+	"github.com/netsched/netsched/sched"
 	"github.com/netsched/netsched/sim"
 )
 
@@ -25,7 +26,7 @@ func Parse(t testing.TB, doc string) *scenario.Scenario {
 
 // Run simulates an inline scenario under s with check mode and task records
 // on, failing the test on any error.
-func Run(t testing.TB, doc string, s sim.Scheduler) *metrics.Result {
+func Run(t testing.TB, doc string, s sched.Scheduler) *metrics.Result {
 	t.Helper()
 	sc := Parse(t, doc)
 	sc.Output.Tasks = true

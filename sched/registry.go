@@ -1,4 +1,4 @@
-package sim
+package sched
 
 import (
 	"fmt"
@@ -35,7 +35,7 @@ func Register(info Info) {
 	regMu.Lock()
 	defer regMu.Unlock()
 	if _, dup := registry[info.Name]; dup {
-		panic("sim: scheduler registered twice: " + info.Name)
+		panic("sched: scheduler registered twice: " + info.Name)
 	}
 	registry[info.Name] = info
 }
@@ -71,11 +71,16 @@ func NewScheduler(name string, params map[string]any) (Scheduler, error) {
 		}
 		return nil, fmt.Errorf("unknown scheduler %q (registered: %s)", name, strings.Join(names, ", "))
 	}
+	return build("scheduler", name, info.Params, params, info.New)
+}
+
+// build reads params against the declared ones and calls the constructor.
+func build[T any](what, name string, declared []ParamInfo, params map[string]any, newT func(*Params) (T, error)) (T, error) {
 	p := &Params{scheduler: name, values: params, known: map[string]bool{}}
-	for _, pi := range info.Params {
+	for _, pi := range declared {
 		p.known[pi.Name] = true
 	}
-	s, err := info.New(p)
+	s, err := newT(p)
 	if err == nil {
 		err = p.firstErr
 	}
@@ -83,9 +88,64 @@ func NewScheduler(name string, params map[string]any) (Scheduler, error) {
 		err = p.unknown()
 	}
 	if err != nil {
-		return nil, fmt.Errorf("scheduler %s: %w", name, err)
+		var zero T
+		return zero, fmt.Errorf("%s %s: %w", what, name, err)
 	}
 	return s, nil
+}
+
+// NetworkInfo describes a registered network policy (Varys, Aalo, priority
+// orders): the network side of a run, combined with any task scheduler.
+type NetworkInfo struct {
+	Name        string
+	Description string // one line
+	Params      []ParamInfo
+	New         func(p *Params) (NetworkPolicy, error)
+}
+
+var networks = map[string]NetworkInfo{}
+
+// RegisterNetwork adds a network policy; packages call it from init().
+func RegisterNetwork(info NetworkInfo) {
+	regMu.Lock()
+	defer regMu.Unlock()
+	if _, dup := networks[info.Name]; dup {
+		panic("sched: network policy registered twice: " + info.Name)
+	}
+	networks[info.Name] = info
+}
+
+// NetworkPolicies lists registered network policies sorted by name.
+func NetworkPolicies() []NetworkInfo {
+	regMu.Lock()
+	defer regMu.Unlock()
+	out := make([]NetworkInfo, 0, len(networks))
+	for _, i := range networks {
+		out = append(out, i)
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Name < out[b].Name })
+	return out
+}
+
+// LookupNetwork finds a registered network policy.
+func LookupNetwork(name string) (NetworkInfo, bool) {
+	regMu.Lock()
+	defer regMu.Unlock()
+	i, ok := networks[name]
+	return i, ok
+}
+
+// NewNetworkPolicy builds a network policy by name from its parameters.
+func NewNetworkPolicy(name string, params map[string]any) (NetworkPolicy, error) {
+	info, ok := LookupNetwork(name)
+	if !ok {
+		var names []string
+		for _, i := range NetworkPolicies() {
+			names = append(names, i.Name)
+		}
+		return nil, fmt.Errorf("unknown network policy %q (registered: %s)", name, strings.Join(names, ", "))
+	}
+	return build("network policy", name, info.Params, params, info.New)
 }
 
 // Params reads a scheduler's parameters with defaults, remembering the first
@@ -105,7 +165,7 @@ func (p *Params) fail(name string, v any, want string) {
 
 func (p *Params) get(name string) (any, bool) {
 	if !p.known[name] {
-		panic(fmt.Sprintf("sim: scheduler %s reads undeclared parameter %q", p.scheduler, name))
+		panic(fmt.Sprintf("sched: %s reads undeclared parameter %q", p.scheduler, name))
 	}
 	v, ok := p.values[name]
 	return v, ok
@@ -190,6 +250,23 @@ func (p *Params) Duration(name string, def float64) float64 {
 			return def
 		}
 		return d
+	}
+	return p.Float(name, def)
+}
+
+// Size reads bytes given as a number or a string like "128MB".
+func (p *Params) Size(name string, def float64) float64 {
+	v, ok := p.get(name)
+	if !ok {
+		return def
+	}
+	if s, isStr := v.(string); isStr {
+		b, err := units.ParseBytes(s)
+		if err != nil {
+			p.fail(name, s, "a size like 128MB")
+			return def
+		}
+		return b
 	}
 	return p.Float(name, def)
 }

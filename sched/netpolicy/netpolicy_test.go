@@ -1,0 +1,76 @@
+package netpolicy_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/netsched/netsched/metrics"
+	"github.com/netsched/netsched/scenario"
+	_ "github.com/netsched/netsched/sched/all"
+	"github.com/netsched/netsched/sim"
+)
+
+// Two jobs' reducers on machine 0 each fetch 2MB over its 1MB/s downlink,
+// from machines 1 and 2. Fair sharing ends both at t=4; the fifo network
+// policy serves A first (t=2), then B (t=4).
+const twoJobs = `
+cluster: {racks: 1, machines_per_rack: 3, slots_per_machine: 2, nic: 1MB/s}
+workload:
+  jobs:
+    - id: A
+      arrival: 0s
+      stages:
+        - {id: map, tasks: [{compute: 0s, output: 2MB, pin: 1}]}
+        - {id: reduce, after: map, tasks: [{compute: 0s, pin: 0}]}
+    - id: B
+      arrival: 0s
+      stages:
+        - {id: map, tasks: [{compute: 0s, output: 2MB, pin: 2}]}
+        - {id: reduce, after: map, tasks: [{compute: 0s, pin: 0}]}
+`
+
+func runWith(t *testing.T, sched string) (*metrics.Result, error) {
+	t.Helper()
+	sc, err := scenario.Parse(t.Name()+".yaml", []byte(twoJobs+"scheduler: "+sched+"\n"), ".")
+	if err != nil {
+		t.Fatalf("scenario: %v", err)
+	}
+	sc.Check = true
+	return sim.Run(sc)
+}
+
+func TestNetworkPolicyCombinesWithScheduler(t *testing.T) {
+	for _, c := range []struct {
+		sched string
+		a, b  float64
+	}{
+		{"fifo", 4, 4},
+		{"{name: fifo, network: fair}", 4, 4},
+		{"{name: fifo, network: fifo}", 2, 4},
+		{"{name: fair, network: fifo}", 2, 4},
+		{"{name: fifo, network: scf, network_params: {first: 1MB}}", 4, 4}, // equal sizes: one bin
+	} {
+		r, err := runWith(t, c.sched)
+		if err != nil {
+			t.Fatalf("%s: %v", c.sched, err)
+		}
+		got := map[string]float64{}
+		for _, j := range r.Jobs {
+			got[j.ID] = j.JCT
+		}
+		if got["A"] != c.a || got["B"] != c.b {
+			t.Errorf("%s: JCTs A=%g B=%g, want %g and %g", c.sched, got["A"], got["B"], c.a, c.b)
+		}
+	}
+}
+
+func TestUnknownNetworkPolicy(t *testing.T) {
+	_, err := runWith(t, "{name: fifo, network: varys2}")
+	if err == nil || !strings.Contains(err.Error(), `unknown network policy "varys2"`) {
+		t.Errorf("error %v, want unknown network policy", err)
+	}
+	_, err = runWith(t, "{name: fifo, network: scf, network_params: {factor: 1}}")
+	if err == nil || !strings.Contains(err.Error(), "network policy scf: parameter factor") {
+		t.Errorf("error %v, want a parameter error naming the policy", err)
+	}
+}
