@@ -2,7 +2,6 @@ package sched_test
 
 import (
 	"fmt"
-	"math"
 	"strings"
 	"testing"
 
@@ -10,30 +9,17 @@ import (
 	"github.com/netsched/netsched/scenario"
 	"github.com/netsched/netsched/sched"
 	"github.com/netsched/netsched/sched/internal/locate"
+	"github.com/netsched/netsched/sched/internal/schedtest"
 	"github.com/netsched/netsched/sim"
 )
 
 // Each extension point of the API is exercised here by a small scheduler
 // with hand-checked outcomes.
 
-func parse(t *testing.T, doc string) *scenario.Scenario {
-	t.Helper()
-	sc, err := scenario.Parse(t.Name()+".yaml", []byte(doc), ".")
-	if err != nil {
-		t.Fatalf("scenario: %v", err)
-	}
-	sc.Check = true
-	sc.Output.Tasks = true
-	return sc
-}
-
+// run simulates an inline scenario under s in check mode, with task records.
 func run(t *testing.T, doc string, s sched.Scheduler) *metrics.Result {
 	t.Helper()
-	res, err := sim.RunWith(parse(t, doc), s)
-	if err != nil {
-		t.Fatalf("run: %v", err)
-	}
-	return res
+	return schedtest.Run(t, doc, s)
 }
 
 func jct(t *testing.T, r *metrics.Result, id string) float64 {
@@ -47,7 +33,7 @@ func jct(t *testing.T, r *metrics.Result, id string) float64 {
 	return 0
 }
 
-func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
+var near = schedtest.Near
 
 // firstFit places, on an offered machine, the first waiting task of the
 // earliest job that may run there.

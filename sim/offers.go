@@ -53,7 +53,7 @@ func (e *Engine) heartbeat(m int) {
 	}
 	if e.waitingTotal > 0 {
 		e.stats.offers++
-		e.offer(m, true)
+		e.offer(m)
 	}
 	if e.waitingTotal > 0 && mc.Free > 0 {
 		e.scheduleHeartbeat(m)
@@ -159,7 +159,7 @@ func (e *Engine) passOnce() (placed bool) {
 	for _, m := range order {
 		for e.machines[m].Free > 0 && e.waitingTotal > 0 {
 			e.stats.offers++
-			if !e.offer(m, false) || e.err != nil {
+			if !e.offer(m) || e.err != nil {
 				break
 			}
 		}
@@ -172,7 +172,7 @@ func (e *Engine) passOnce() (placed bool) {
 
 // offer asks the scheduler about machine m and reports whether it placed
 // something.
-func (e *Engine) offer(m int, heartbeat bool) bool {
+func (e *Engine) offer(m int) bool {
 	return e.decide(func() { e.sched.Offer(e.view, m, e.plan) }) > 0
 }
 
