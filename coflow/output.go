@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"text/tabwriter"
 
-	"github.com/netsched/netsched/outdir"
-	"github.com/netsched/netsched/units"
+	"github.com/netsched/netsched/internal/outdir"
+	"github.com/netsched/netsched/internal/units"
 )
 
 // Output file names.

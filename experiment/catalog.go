@@ -1,26 +1,53 @@
 package experiment
 
 import (
+	"embed"
 	"fmt"
 	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	"github.com/netsched/netsched/experiments"
-	"github.com/netsched/netsched/outdir"
+	"github.com/netsched/netsched/internal/outdir"
 	"github.com/netsched/netsched/report"
 )
 
-// Catalog lists the reproduction catalog's entries as <paper>/<figure>.
-func Catalog() []string { return experiments.List() }
+// The reproduction catalog: one sweep file per figure of a paper,
+// catalog/<paper>/<figure>.yaml, embedded so that `netsched reproduce
+// <paper>/<figure>` works from any directory. Catalog files give their
+// scenario inline (`base:`) or as `scenario: @default`; trace paths in them
+// are relative to the working directory.
+//
+//go:embed catalog/*/*.yaml
+var catalogFiles embed.FS
+
+// CatalogFS holds the catalog's sweep files as <paper>/<figure>.yaml.
+var CatalogFS fs.FS = mustSub(catalogFiles, "catalog")
+
+func mustSub(f fs.FS, dir string) fs.FS {
+	sub, err := fs.Sub(f, dir)
+	if err != nil {
+		panic(err) // dir is a constant that names an embedded directory
+	}
+	return sub
+}
+
+// Catalog lists the reproduction catalog's entries as <paper>/<figure>, sorted.
+func Catalog() []string {
+	paths, _ := fs.Glob(CatalogFS, "*/*.yaml") // the pattern is valid: no error
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = strings.TrimSuffix(p, ".yaml")
+	}
+	return out
+}
 
 // LoadCatalog reads one catalog entry.
 func LoadCatalog(name string) (*Sweep, error) {
 	if !slices.Contains(Catalog(), name) {
 		return nil, fmt.Errorf("no experiment %q in the catalog (have: %s)", name, strings.Join(Catalog(), ", "))
 	}
-	return LoadFS(experiments.FS, name+".yaml")
+	return LoadFS(CatalogFS, name+".yaml")
 }
 
 // ReproduceOptions say where a reproduction writes.
@@ -50,7 +77,7 @@ func Reproduce(name string, opts ReproduceOptions) (*Reproduction, error) {
 		opts.ReportDir = filepath.Join("docs", "reproductions", filepath.FromSlash(name))
 	}
 	if !opts.Shard.Whole() {
-		return nil, fmt.Errorf("reproduce runs the whole sweep; for shards use `netsched sweep` on experiments/%s.yaml, then merge and report", name)
+		return nil, fmt.Errorf("reproduce runs the whole sweep; for shards use `netsched sweep` on experiment/catalog/%s.yaml, then merge and report", name)
 	}
 	out, err := Run(sw, opts.Options)
 	if err != nil {
@@ -64,7 +91,7 @@ func Reproduce(name string, opts ReproduceOptions) (*Reproduction, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, err := fs.ReadFile(experiments.FS, name+".yaml")
+	src, err := fs.ReadFile(CatalogFS, name+".yaml")
 	if err != nil {
 		return nil, err
 	}

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 
 	"github.com/goccy/go-yaml"
+	"github.com/netsched/netsched/internal/outdir"
 	"github.com/netsched/netsched/metrics"
-	"github.com/netsched/netsched/outdir"
 	"github.com/netsched/netsched/scenario"
 	"github.com/netsched/netsched/sim"
 )

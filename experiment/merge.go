@@ -10,7 +10,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/netsched/netsched/outdir"
+	"github.com/netsched/netsched/internal/outdir"
 	"github.com/netsched/netsched/report"
 )
 

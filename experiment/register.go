@@ -1,5 +1,9 @@
 package experiment
 
-// Sweeps name schedulers by their registered names; comparing "every
-// scheduler" needs all of them registered.
-import _ "github.com/netsched/netsched/sched/all"
+// Sweeps name schedulers, trace formats and generators by their registered
+// names; a library user who runs scenarios through this package gets them
+// all registered without importing anything else.
+import (
+	_ "github.com/netsched/netsched/sched/all"
+	_ "github.com/netsched/netsched/trace/register"
+)

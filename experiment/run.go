@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/netsched/netsched/outdir"
+	"github.com/netsched/netsched/internal/outdir"
 	"github.com/netsched/netsched/report"
 )
 

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/netsched/netsched/outdir"
+	"github.com/netsched/netsched/internal/outdir"
 )
 
 // Summary is summary.json: every number a comparison needs, nothing that

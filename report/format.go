@@ -8,7 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/netsched/netsched/units"
+	"github.com/netsched/netsched/internal/units"
 )
 
 // metricLabels name the usual metrics for people.

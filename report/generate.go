@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/netsched/netsched/outdir"
+	"github.com/netsched/netsched/internal/outdir"
 	"gonum.org/v1/plot/vg"
 )
 

@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/netsched/netsched/internal/outdir"
 	"github.com/netsched/netsched/metrics"
-	"github.com/netsched/netsched/outdir"
 )
 
 // Table is the tidy results table: one row per cell and metric. Its

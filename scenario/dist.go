@@ -8,7 +8,7 @@ import (
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
-	"github.com/netsched/netsched/units"
+	"github.com/netsched/netsched/internal/units"
 	"github.com/netsched/netsched/workload"
 )
 

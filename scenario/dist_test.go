@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/netsched/netsched/units"
+	"github.com/netsched/netsched/internal/units"
 	"github.com/netsched/netsched/workload"
 	"pgregory.net/rapid"
 )

@@ -4,7 +4,7 @@ import (
 	"strconv"
 
 	"github.com/goccy/go-yaml"
-	"github.com/netsched/netsched/units"
+	"github.com/netsched/netsched/internal/units"
 )
 
 // encodeOptions write sizes, rates and durations in human units whenever

@@ -10,7 +10,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
-	"github.com/netsched/netsched/units"
+	"github.com/netsched/netsched/internal/units"
 )
 
 // Error is a problem at a place in a scenario or native trace file. Its text

@@ -3,7 +3,7 @@ package scenario
 import (
 	"fmt"
 
-	"github.com/netsched/netsched/units"
+	"github.com/netsched/netsched/internal/units"
 	"github.com/netsched/netsched/workload"
 )
 

@@ -7,7 +7,7 @@
 // CLI code). Field names are the YAML keys.
 package scenario
 
-import "github.com/netsched/netsched/units"
+import "github.com/netsched/netsched/internal/units"
 
 // File is a scenario file as written by a user.
 type File struct {

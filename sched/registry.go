@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/netsched/netsched/units"
+	"github.com/netsched/netsched/internal/units"
 )
 
 // Info describes a registered scheduler for `netsched schedulers` and for

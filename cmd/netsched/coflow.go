@@ -7,9 +7,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/netsched/netsched/coflow"
-	"github.com/netsched/netsched/outdir"
+	"github.com/netsched/netsched/internal/outdir"
+	"github.com/netsched/netsched/internal/units"
 	"github.com/netsched/netsched/trace/coflowbench"
-	"github.com/netsched/netsched/units"
 )
 
 func init() { extraCommands = append(extraCommands, newCoflowCmd) }

@@ -20,7 +20,7 @@ func newReproduceCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "reproduce PAPER/FIGURE [--out DIR] [--report-dir DIR]",
 		Short: "Run a figure of the reproduction catalog and write its report",
-		Long: `Run the catalog's sweep experiments/PAPER/FIGURE.yaml (built into the binary,
+		Long: `Run the catalog's sweep experiment/catalog/PAPER/FIGURE.yaml (built into the binary,
 so this works from any directory) and write its report (report.html, the
 figures, results.csv and the sweep file) into docs/reproductions/PAPER/FIGURE/
 or --report-dir. The sweep's own outputs go to --out (default

@@ -3,9 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	_ "github.com/netsched/netsched/sched/all"
 	"github.com/netsched/netsched/sim"
-	_ "github.com/netsched/netsched/trace/register"
 )
 
 func newRootCmd() *cobra.Command {

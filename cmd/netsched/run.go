@@ -8,11 +8,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/netsched/netsched/internal/outdir"
+	"github.com/netsched/netsched/internal/units"
 	"github.com/netsched/netsched/metrics"
-	"github.com/netsched/netsched/outdir"
 	"github.com/netsched/netsched/scenario"
 	"github.com/netsched/netsched/sim"
-	"github.com/netsched/netsched/units"
 )
 
 func newRunCmd() *cobra.Command {

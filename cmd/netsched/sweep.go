@@ -42,7 +42,7 @@ JOB_COMPLETION_INDEX (Kubernetes Indexed Job; count from --shards or
 NETSCHED_SHARDS), SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT (Slurm job array)
 or AWS_BATCH_JOB_ARRAY_INDEX (count from --shards, NETSCHED_SHARDS or
 AWS_BATCH_JOB_ARRAY_SIZE). See docs/experiments.md and docs/scale-out.md.`,
-		Example: `  netsched sweep experiments/delay/locality.yaml --out out/locality
+		Example: `  netsched sweep experiment/catalog/delay/locality.yaml --out out/locality
   netsched report out/locality`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

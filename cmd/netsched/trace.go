@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/netsched/netsched/trace/inspect"
-	"github.com/netsched/netsched/trace/jobs"
+	"github.com/netsched/netsched/trace/jobmodel"
 )
 
 func init() { extraCommands = append(extraCommands, newTraceCmd) }
@@ -123,7 +123,7 @@ Running the converted file gives the same results as running the original.`,
 			if err != nil {
 				return err
 			}
-			n, err := jobs.WriteNative(w, src, ext == ".jsonl")
+			n, err := jobmodel.WriteNative(w, src, ext == ".jsonl")
 			if cerr := w.Close(); err == nil {
 				err = cerr
 			}

@@ -4,14 +4,13 @@ import (
 	"testing"
 
 	"github.com/netsched/netsched/experiment"
-	"github.com/netsched/netsched/experiments"
 )
 
 // The NAS catalog entries load: schedulers and parameters are checked when
 // a sweep file is read.
 func TestCatalogEntriesLoad(t *testing.T) {
 	for _, f := range []string{"schedulers", "traffic-threshold", "users", "fullday"} {
-		if _, err := experiment.LoadFS(experiments.FS, "nas/"+f+".yaml"); err != nil {
+		if _, err := experiment.LoadFS(experiment.CatalogFS, "nas/"+f+".yaml"); err != nil {
 			t.Errorf("nas/%s: %v", f, err)
 		}
 	}

@@ -3,8 +3,8 @@ package nas
 import (
 	"math"
 
+	"github.com/netsched/netsched/internal/units"
 	"github.com/netsched/netsched/sched"
-	"github.com/netsched/netsched/units"
 )
 
 // Config holds NAS's parameters; DefaultConfig gives the paper's values

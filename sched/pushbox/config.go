@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/netsched/netsched/internal/units"
 	"github.com/netsched/netsched/sched"
-	"github.com/netsched/netsched/units"
 )
 
 // Config holds PushBox's parameters; zero values are not meaningful, build

@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/netsched/netsched/trace/coflowbench"
-	"github.com/netsched/netsched/trace/jobs"
+	"github.com/netsched/netsched/trace/jobmodel"
 	"github.com/netsched/netsched/trace/swim"
 )
 
@@ -108,11 +108,11 @@ func TestGoldenCoflowFB2010(t *testing.T) {
 		t.Errorf("coflow statistics (-want +got):\n%s", diff)
 	}
 
-	cfg, err := jobs.ParseCoflow(nil, nil)
+	cfg, err := jobmodel.ParseCoflow(nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := Collect(jobs.NewCoflowSource("FB2010", tr, cfg))
+	st, err := Collect(jobmodel.NewCoflowSource("FB2010", tr, cfg))
 	if err != nil {
 		t.Fatal(err)
 	}

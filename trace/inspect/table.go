@@ -7,7 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/netsched/netsched/units"
+	"github.com/netsched/netsched/internal/units"
 )
 
 // WriteTable prints the statistics for people: sizes and times in human

@@ -8,14 +8,14 @@ package register
 
 import (
 	"github.com/netsched/netsched/scenario"
-	"github.com/netsched/netsched/trace/jobs"
+	"github.com/netsched/netsched/trace/jobmodel"
 	"github.com/netsched/netsched/trace/swim"
 	"github.com/netsched/netsched/workload/gen"
 )
 
 func init() {
 	scenario.RegisterFormat("swim", swim.Open)
-	scenario.RegisterFormat("coflow-benchmark", jobs.OpenCoflow)
+	scenario.RegisterFormat("coflow-benchmark", jobmodel.OpenCoflow)
 	scenario.RegisterGenerator("synthetic", gen.OpenSynthetic)
 	scenario.RegisterGenerator("fb2010", gen.OpenFB2010)
 	scenario.RegisterGenerator("workflow", gen.OpenWorkflow)

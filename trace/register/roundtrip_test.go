@@ -12,7 +12,7 @@ import (
 	"github.com/netsched/netsched/scenario"
 	_ "github.com/netsched/netsched/sched/all"
 	"github.com/netsched/netsched/sim"
-	"github.com/netsched/netsched/trace/jobs"
+	"github.com/netsched/netsched/trace/jobmodel"
 	_ "github.com/netsched/netsched/trace/register"
 )
 
@@ -73,7 +73,7 @@ func TestConvertThenRunIsIdentical(t *testing.T) {
 					t.Fatal(err)
 				}
 				var buf bytes.Buffer
-				if _, err := jobs.WriteNative(&buf, src, ext == ".jsonl"); err != nil {
+				if _, err := jobmodel.WriteNative(&buf, src, ext == ".jsonl"); err != nil {
 					t.Fatal(err)
 				}
 				p := filepath.Join(t.TempDir(), "converted"+ext)

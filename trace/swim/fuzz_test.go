@@ -6,7 +6,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/netsched/netsched/trace/jobs"
+	"github.com/netsched/netsched/trace/jobmodel"
 )
 
 // FuzzReader checks that any input either parses into records that satisfy
@@ -18,7 +18,7 @@ func FuzzReader(f *testing.F) {
 	f.Add([]byte("job0\t0\t0\t0\t0\t0\r\n\njob1\t0\t0\t1e12\t1e12\t1\n"))
 	f.Add([]byte("a\t2\t2\t1\t1\t1\nb\t1\t0\t1\t1\t1\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p := jobs.Params{Block: 128 << 20, BytesPerReducer: 64 << 20, MaxReducers: 1000,
+		p := jobmodel.Params{Block: 128 << 20, BytesPerReducer: 64 << 20, MaxReducers: 1000,
 			MapRate: 1e8, ReduceRate: 1e8, MapOverhead: 1, ReduceOverhead: 1, SlowStart: 0.05}
 		r := NewReader("fuzz", bytes.NewReader(data))
 		last := 0.0

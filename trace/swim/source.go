@@ -6,26 +6,26 @@ import (
 	"os"
 
 	"github.com/netsched/netsched/scenario"
-	"github.com/netsched/netsched/trace/jobs"
+	"github.com/netsched/netsched/trace/jobmodel"
 	"github.com/netsched/netsched/workload"
 )
 
 // Config says how records become jobs.
 type Config struct {
-	jobs.Params    // map/reduce counts and compute times
-	jobs.Selection // window, max_jobs, size and time scaling
-	Labels         jobs.Labels
-	Seed           uint64 // labelling stream seed (default: the scenario's)
+	jobmodel.Params    // map/reduce counts and compute times
+	jobmodel.Selection // window, max_jobs, size and time scaling
+	Labels             jobmodel.Labels
+	Seed               uint64 // labelling stream seed (default: the scenario's)
 }
 
 // ParseOptions reads the "swim" format's options (see docs/workloads.md);
 // sc supplies the block size, slow-start, cluster slots and seed.
 func ParseOptions(options map[string]any, sc *scenario.Scenario) (Config, error) {
-	o := jobs.NewOptions(options)
+	o := jobmodel.NewOptions(options)
 	c := Config{
-		Params:    jobs.ParseParams(o, sc),
-		Selection: jobs.ParseSelection(o),
-		Labels:    jobs.ParseLabels(o, 0),
+		Params:    jobmodel.ParseParams(o, sc),
+		Selection: jobmodel.ParseSelection(o),
+		Labels:    jobmodel.ParseLabels(o, 0),
 	}
 	var seed uint64
 	if sc != nil {

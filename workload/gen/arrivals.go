@@ -11,7 +11,7 @@ import (
 	"slices"
 
 	"github.com/netsched/netsched/scenario"
-	"github.com/netsched/netsched/trace/jobs"
+	"github.com/netsched/netsched/trace/jobmodel"
 	"github.com/netsched/netsched/workload"
 )
 
@@ -35,7 +35,7 @@ type Base struct {
 }
 
 // parseBase reads count, duration, arrival, interarrival, window and seed.
-func parseBase(o *jobs.Options, sc *scenario.Scenario, defCount int, def Arrivals) Base {
+func parseBase(o *jobmodel.Options, sc *scenario.Scenario, defCount int, def Arrivals) Base {
 	var seed uint64
 	if sc != nil {
 		seed = sc.Seed
@@ -46,7 +46,7 @@ func parseBase(o *jobs.Options, sc *scenario.Scenario, defCount int, def Arrival
 		Seed:     o.Seed("seed", seed),
 		Arrivals: Arrivals{
 			Process: o.Choice("arrival", def.Process, "poisson", "trace-like", "uniform"),
-			Gap:     o.Dist("interarrival", jobs.Time, def.Gap),
+			Gap:     o.Dist("interarrival", jobmodel.Time, def.Gap),
 			Window:  o.Duration("window", def.Window),
 		},
 	}

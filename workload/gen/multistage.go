@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/netsched/netsched/scenario"
-	"github.com/netsched/netsched/trace/jobs"
+	"github.com/netsched/netsched/trace/jobmodel"
 	"github.com/netsched/netsched/workload"
 )
 
@@ -18,29 +18,29 @@ import (
 type Multistage struct {
 	Base
 	MinStages, MaxStages int // length of the processing chain (scan included)
-	Input                jobs.Sampler
-	SideInput            jobs.Sampler
+	Input                jobmodel.Sampler
+	SideInput            jobmodel.Sampler
 	JoinProb             float64
 	OneToOneProb         float64
 	BroadcastBelow       float64 // a side table whose output is smaller is broadcast
 	BytesPerTask         float64 // input bytes per task of a shuffled stage
 	OutputRatio          workload.Dist
 	SlowStart            float64 // on scatter-gather edges
-	Params               jobs.Params
-	Labels               jobs.Labels
+	Params               jobmodel.Params
+	Labels               jobmodel.Labels
 }
 
 const multistageStream = 0x4d535400
 
 // ParseMultistage reads the "multistage" generator's options.
 func ParseMultistage(options map[string]any, sc *scenario.Scenario) (*Multistage, error) {
-	o := jobs.NewOptions(options)
+	o := jobmodel.NewOptions(options)
 	m := &Multistage{
 		Base:      parseBase(o, sc, 100, Arrivals{Process: "poisson", Gap: workload.ConstDist(30), Window: 3600}),
 		MinStages: o.Int("min_stages", 3),
 		MaxStages: o.Int("max_stages", 8),
-		Input:     o.Sampler("input", jobs.Size, jobs.Sampler{Dist: workload.Dist{Kind: workload.LogNormal, A: 10e9, B: 1}}),
-		SideInput: o.Sampler("side_input", jobs.Size, jobs.Sampler{Dist: workload.Dist{Kind: workload.LogNormal, A: 100e6, B: 2}}),
+		Input:     o.Sampler("input", jobmodel.Size, jobmodel.Sampler{Dist: workload.Dist{Kind: workload.LogNormal, A: 10e9, B: 1}}),
+		SideInput: o.Sampler("side_input", jobmodel.Size, jobmodel.Sampler{Dist: workload.Dist{Kind: workload.LogNormal, A: 100e6, B: 2}}),
 		JoinProb:  o.Fraction("join_prob", 0.3),
 		// Tez lets a vertex keep its parent's parallelism; our choice of how often.
 		OneToOneProb: o.Fraction("one_to_one_prob", 0.25),
@@ -49,12 +49,12 @@ func ParseMultistage(options map[string]any, sc *scenario.Scenario) (*Multistage
 		BroadcastBelow: o.Bytes("broadcast_below", 10e6),
 		// Hive sizes reducers at 256 MB each (hive.exec.reducers.bytes.per.reducer).
 		BytesPerTask: o.Bytes("bytes_per_task", 256e6),
-		OutputRatio:  o.Dist("output_ratio", jobs.Unitless, workload.Dist{Kind: workload.LogNormal, A: 0.5, B: 0.5}),
+		OutputRatio:  o.Dist("output_ratio", jobmodel.Unitless, workload.Dist{Kind: workload.LogNormal, A: 0.5, B: 0.5}),
 		// Tez starts shuffle consumers once a quarter of the producers are done
 		// (tez.shuffle-vertex-manager.min-src-fraction = 0.25).
 		SlowStart: o.Fraction("slowstart", 0.25),
-		Params:    jobs.ParseCompute(o, sc),
-		Labels:    jobs.ParseLabels(o, 0.5),
+		Params:    jobmodel.ParseCompute(o, sc),
+		Labels:    jobmodel.ParseLabels(o, 0.5),
 	}
 	if m.MinStages < 2 || m.MaxStages < m.MinStages {
 		o.Fail("min_stages", "need 2 <= min_stages <= max_stages, got %d and %d", m.MinStages, m.MaxStages)
@@ -80,7 +80,7 @@ type msSource struct {
 	m     *Multistage
 	clock *clock
 	rng   *rand.Rand
-	label jobs.Labels
+	label jobmodel.Labels
 	i     int
 	done  bool
 }

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/netsched/netsched/scenario"
-	"github.com/netsched/netsched/trace/jobs"
+	"github.com/netsched/netsched/trace/jobmodel"
 	"github.com/netsched/netsched/workload"
 )
 
@@ -14,11 +14,11 @@ import (
 // ratios of the input (ShuffleRatio, OutputRatio, MapOutputRatio).
 type Class struct {
 	Name    string
-	Weight  float64      // relative frequency in the mix
-	Input   jobs.Sampler // input bytes
-	MapOnly float64      // probability that a job of this class has no reduce stage
+	Weight  float64          // relative frequency in the mix
+	Input   jobmodel.Sampler // input bytes
+	MapOnly float64          // probability that a job of this class has no reduce stage
 
-	Shuffle, Output, MapOutput *jobs.Sampler // bytes (jobs with reduces; map-only jobs)
+	Shuffle, Output, MapOutput *jobmodel.Sampler // bytes (jobs with reduces; map-only jobs)
 
 	ShuffleRatio   workload.Dist // shuffle / input (jobs with reduces)
 	OutputRatio    workload.Dist // output / shuffle (jobs with reduces)
@@ -31,8 +31,8 @@ type Class struct {
 type Synthetic struct {
 	Base
 	Classes []Class
-	Params  jobs.Params
-	Labels  jobs.Labels
+	Params  jobmodel.Params
+	Labels  jobmodel.Labels
 }
 
 // syntheticStream is this generator's PCG stream base.
@@ -43,7 +43,7 @@ const syntheticStream = 0x53594e00
 // fitted to the trace).
 func defaultClasses() []Class {
 	mk := func(name string, w, median, sigma float64) Class {
-		return Class{Name: name, Weight: w, Input: jobs.Sampler{Dist: workload.Dist{Kind: workload.LogNormal, A: median, B: sigma}},
+		return Class{Name: name, Weight: w, Input: jobmodel.Sampler{Dist: workload.Dist{Kind: workload.LogNormal, A: median, B: sigma}},
 			MapOnly:        0.3,
 			ShuffleRatio:   workload.Dist{Kind: workload.LogNormal, A: 0.5, B: 1},
 			OutputRatio:    workload.Dist{Kind: workload.LogNormal, A: 0.5, B: 1},
@@ -54,11 +54,11 @@ func defaultClasses() []Class {
 
 // ParseSynthetic reads the "synthetic" generator's options.
 func ParseSynthetic(options map[string]any, sc *scenario.Scenario) (*Synthetic, error) {
-	o := jobs.NewOptions(options)
+	o := jobmodel.NewOptions(options)
 	s := &Synthetic{
 		Base:   parseBase(o, sc, 1000, Arrivals{Process: "poisson", Gap: workload.ConstDist(10), Window: 3600}),
-		Params: jobs.ParseParams(o, sc),
-		Labels: jobs.ParseLabels(o, 0.5),
+		Params: jobmodel.ParseParams(o, sc),
+		Labels: jobmodel.ParseLabels(o, 0.5),
 	}
 	items, given := o.List("classes")
 	if !given {
@@ -81,25 +81,25 @@ func ParseSynthetic(options map[string]any, sc *scenario.Scenario) (*Synthetic, 
 }
 
 // parseClass reads one entry of `classes`.
-func parseClass(c *jobs.Options, i int) Class {
+func parseClass(c *jobmodel.Options, i int) Class {
 	cl := Class{
 		Name:           c.String("name", fmt.Sprintf("class%d", i)),
 		Weight:         c.Number("weight", 1),
-		Input:          c.Sampler("input", jobs.Size, jobs.Sampler{Dist: workload.ConstDist(128 << 20)}),
+		Input:          c.Sampler("input", jobmodel.Size, jobmodel.Sampler{Dist: workload.ConstDist(128 << 20)}),
 		MapOnly:        c.Fraction("map_only", 0),
-		ShuffleRatio:   c.Dist("shuffle_ratio", jobs.Unitless, workload.ConstDist(1)),
-		OutputRatio:    c.Dist("output_ratio", jobs.Unitless, workload.ConstDist(1)),
-		MapOutputRatio: c.Dist("map_output_ratio", jobs.Unitless, workload.ConstDist(1)),
+		ShuffleRatio:   c.Dist("shuffle_ratio", jobmodel.Unitless, workload.ConstDist(1)),
+		OutputRatio:    c.Dist("output_ratio", jobmodel.Unitless, workload.ConstDist(1)),
+		MapOutputRatio: c.Dist("map_output_ratio", jobmodel.Unitless, workload.ConstDist(1)),
 	}
 	for _, f := range []struct {
 		abs, ratio string
-		dst        **jobs.Sampler
+		dst        **jobmodel.Sampler
 	}{{"shuffle", "shuffle_ratio", &cl.Shuffle}, {"output", "output_ratio", &cl.Output}, {"map_output", "map_output_ratio", &cl.MapOutput}} {
 		if c.Has(f.abs) {
 			if c.Has(f.ratio) {
 				c.Fail(f.abs, "give %s or %s, not both", f.abs, f.ratio)
 			}
-			v := c.Sampler(f.abs, jobs.Size, jobs.Sampler{})
+			v := c.Sampler(f.abs, jobmodel.Size, jobmodel.Sampler{})
 			*f.dst = &v
 		}
 	}
@@ -121,7 +121,7 @@ type synthSource struct {
 	s     *Synthetic
 	clock *clock
 	sizes *rand.Rand
-	label jobs.Labels
+	label jobmodel.Labels
 	i     int
 	done  bool
 }
@@ -158,7 +158,7 @@ func (s *Synthetic) job(i int, t float64, r *rand.Rand) (workload.Job, error) {
 		output = draw(r, c.Output, c.OutputRatio, shuffle)
 	}
 	id := fmt.Sprintf("job%d", i)
-	if err := jobs.Check(input, shuffle, output); err != nil {
+	if err := jobmodel.Check(input, shuffle, output); err != nil {
 		return workload.Job{}, fmt.Errorf("synthetic job %s (class %s): %v", id, c.Name, err)
 	}
 	j := s.Params.MapReduce(id, t, input, shuffle, output)
@@ -167,7 +167,7 @@ func (s *Synthetic) job(i int, t float64, r *rand.Rand) (workload.Job, error) {
 }
 
 // draw takes an absolute size when the class gives one, else ratio x base.
-func draw(r *rand.Rand, abs *jobs.Sampler, ratio workload.Dist, base float64) float64 {
+func draw(r *rand.Rand, abs *jobmodel.Sampler, ratio workload.Dist, base float64) float64 {
 	if abs != nil {
 		return abs.Sample(r)
 	}

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/netsched/netsched/scenario"
-	"github.com/netsched/netsched/trace/jobs"
+	"github.com/netsched/netsched/trace/jobmodel"
 	"github.com/netsched/netsched/workload"
 )
 
@@ -16,25 +16,25 @@ import (
 type Workflow struct {
 	Base
 	Mix      []float64 // weight per entry of Kinds
-	Input    *jobs.Sampler
+	Input    *jobmodel.Sampler
 	Ratios   map[string]Ratios
 	MinDepth int // tpch depth range
 	MaxDepth int
-	Params   jobs.Params
-	Labels   jobs.Labels
+	Params   jobmodel.Params
+	Labels   jobmodel.Labels
 }
 
 const workflowStream = 0x574b4600
 
 // ParseWorkflow reads the "workflow" generator's options.
 func ParseWorkflow(options map[string]any, sc *scenario.Scenario) (*Workflow, error) {
-	o := jobs.NewOptions(options)
+	o := jobmodel.NewOptions(options)
 	w := &Workflow{
 		// Dawn §6.1 uses a mean benchmark inter-arrival of 60 s; §5.2 submits
 		// TPC-H queries uniformly over 10 minutes.
 		Base:     parseBase(o, sc, 100, Arrivals{Process: "poisson", Gap: workload.ConstDist(60), Window: 600}),
-		Params:   jobs.ParseParams(o, sc),
-		Labels:   jobs.ParseLabels(o, 0.5),
+		Params:   jobmodel.ParseParams(o, sc),
+		Labels:   jobmodel.ParseLabels(o, 0.5),
 		MinDepth: o.Int("tpch_min_depth", 4),
 		MaxDepth: o.Int("tpch_max_depth", 8),
 		Ratios:   map[string]Ratios{},
@@ -45,7 +45,7 @@ func ParseWorkflow(options map[string]any, sc *scenario.Scenario) (*Workflow, er
 		w.Mix = []float64{1, 1, 1, 1, 1, 0} // Dawn §5.2: a random ML benchmark per submission
 	}
 	if o.Has("input") {
-		in := o.Sampler("input", jobs.Size, jobs.Sampler{})
+		in := o.Sampler("input", jobmodel.Size, jobmodel.Sampler{})
 		w.Input = &in
 	}
 	if w.MinDepth < 4 || w.MaxDepth < w.MinDepth {
@@ -79,7 +79,7 @@ type wfSource struct {
 	w       *Workflow
 	clock   *clock
 	rng     *rand.Rand
-	label   jobs.Labels
+	label   jobmodel.Labels
 	n       int            // workflows generated
 	pending []workload.Job // jobs of the current workflow not yet returned
 	done    bool
@@ -105,7 +105,7 @@ func (g *wfSource) Next() (*workload.Job, bool, error) {
 
 // workflow draws workflow number n: kind, input size, (tpch) depth, then
 // sizes every job from its parents' expected outputs.
-func (w *Workflow) workflow(n int, t float64, r *rand.Rand, l *jobs.Labels) []workload.Job {
+func (w *Workflow) workflow(n int, t float64, r *rand.Rand, l *jobmodel.Labels) []workload.Job {
 	kind := Kinds[pickWeight(r, w.Mix)]
 	sizes := kindInputs[kind]
 	input := sizes[r.IntN(len(sizes))]

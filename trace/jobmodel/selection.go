@@ -1,4 +1,4 @@
-package jobs
+package jobmodel
 
 // Selection picks and rescales the part of a trace to replay: an optional
 // window of submit times, a cap on the number of jobs, and scale factors

@@ -7,7 +7,7 @@
 // nasfig keeps computing it with nas.Measure (jobs with a "map" stage), so
 // that it also reads outputs written before that field existed.
 //
-//	go run ./sched/nas/cmd/nasfig [flags] out/reproduce/nas/fig3
+//	go run ./cmd/nasfig [flags] out/reproduce/nas/fig3
 package main
 
 import (
@@ -22,8 +22,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/netsched/netsched/internal/units"
 	"github.com/netsched/netsched/sched/nas"
-	"github.com/netsched/netsched/units"
 )
 
 type cell struct {

@@ -1,4 +1,4 @@
-package jobs
+package jobmodel
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/netsched/netsched/units"
+	"github.com/netsched/netsched/internal/units"
 	"github.com/netsched/netsched/workload"
 )
 

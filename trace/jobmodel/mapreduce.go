@@ -1,10 +1,10 @@
-// Package jobs turns trace records into netsched MapReduce jobs: the shared
+// Package jobmodel turns trace records into netsched MapReduce jobs: the shared
 // sizing rules (map and reduce counts, compute times) used by the SWIM
 // importer and the generators, the coflow-benchmark to jobs conversion
 // (PushBox §7.1), job labelling (users, queues, recurring) and the strict
 // reader of importer options. Every default is documented in
 // docs/workloads.md with its source.
-package jobs
+package jobmodel
 
 import (
 	"fmt"
