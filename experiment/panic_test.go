@@ -13,8 +13,8 @@ type panicky struct{}
 func (panicky) Offer(sched.View, int, *sched.Plan) { panic("broken scheduler") }
 
 func init() {
-	sched.Register(sched.Info{Name: "test-panicky", Description: "panics (experiment tests only)",
-		New: func(*sched.Params) (sched.Scheduler, error) { return panicky{}, nil }})
+	sched.Register(sched.Define("test-panicky", "panics (experiment tests only)", sched.NoConfig{},
+		func(sched.NoConfig) (sched.Scheduler, error) { return panicky{}, nil }))
 }
 
 func TestPanickingCellFailsAlone(t *testing.T) {

@@ -41,6 +41,9 @@ func resolve(f *File, src *source, baseDir string, checkFiles bool) (*Scenario, 
 	if sc.Scheduler.Name == "" {
 		sc.Scheduler.Name = DefaultScheduler
 	}
+	if err := checkScheduler(sc.Scheduler, src); err != nil {
+		return nil, err
+	}
 	if err := resolveWorkload(sc, f, src, baseDir, checkFiles); err != nil {
 		return nil, err
 	}

@@ -1,21 +1,21 @@
 package sched
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
 	"sync"
-
-	"github.com/netsched/netsched/internal/units"
 )
 
 // Info describes a registered scheduler for `netsched schedulers` and for
-// building it from a scenario.
+// building it from a scenario; make one with Define.
 type Info struct {
 	Name        string
-	Description string // one line
-	Params      []ParamInfo
-	New         func(p *Params) (Scheduler, error)
+	Description string      // one line
+	Params      []ParamInfo // in declaration order, defaults from the configuration
+	decode      func(map[string]any) (any, error)
+	build       func(any) (Scheduler, error)
 }
 
 // ParamInfo documents one parameter.
@@ -30,8 +30,12 @@ var (
 	registry = map[string]Info{}
 )
 
-// Register adds a scheduler; scheduler packages call it from init().
+// Register adds a scheduler; scheduler packages call it from init() with
+// the entry Define made.
 func Register(info Info) {
+	if info.decode == nil {
+		panic("sched: scheduler " + info.Name + " registered without Define")
+	}
 	regMu.Lock()
 	defer regMu.Unlock()
 	if _, dup := registry[info.Name]; dup {
@@ -63,35 +67,31 @@ func Lookup(name string) (Info, bool) {
 // NewScheduler builds a scheduler by name from scenario parameters; unknown
 // names and unknown or malformed parameters are errors.
 func NewScheduler(name string, params map[string]any) (Scheduler, error) {
+	info, err := lookupScheduler(name)
+	if err != nil {
+		return nil, err
+	}
+	c, err := info.decode(params)
+	if err != nil {
+		return nil, fmt.Errorf("scheduler %s: %w", name, err)
+	}
+	s, err := info.build(c)
+	if err != nil {
+		return nil, fmt.Errorf("scheduler %s: %w", name, err)
+	}
+	return s, nil
+}
+
+func lookupScheduler(name string) (Info, error) {
 	info, ok := Lookup(name)
 	if !ok {
 		names := make([]string, 0)
 		for _, i := range Schedulers() {
 			names = append(names, i.Name)
 		}
-		return nil, fmt.Errorf("unknown scheduler %q (registered: %s)", name, strings.Join(names, ", "))
+		return Info{}, fmt.Errorf("unknown scheduler %q (registered: %s)", name, strings.Join(names, ", "))
 	}
-	return build("scheduler", name, info.Params, params, info.New)
-}
-
-// build reads params against the declared ones and calls the constructor.
-func build[T any](what, name string, declared []ParamInfo, params map[string]any, newT func(*Params) (T, error)) (T, error) {
-	p := &Params{scheduler: name, values: params, known: map[string]bool{}}
-	for _, pi := range declared {
-		p.known[pi.Name] = true
-	}
-	s, err := newT(p)
-	if err == nil {
-		err = p.firstErr
-	}
-	if err == nil {
-		err = p.unknown()
-	}
-	if err != nil {
-		var zero T
-		return zero, fmt.Errorf("%s %s: %w", what, name, err)
-	}
-	return s, nil
+	return info, nil
 }
 
 // NetworkInfo describes a registered network policy (Varys, Aalo, priority
@@ -100,13 +100,17 @@ type NetworkInfo struct {
 	Name        string
 	Description string // one line
 	Params      []ParamInfo
-	New         func(p *Params) (NetworkPolicy, error)
+	decode      func(map[string]any) (any, error)
+	build       func(any) (NetworkPolicy, error)
 }
 
 var networks = map[string]NetworkInfo{}
 
 // RegisterNetwork adds a network policy; packages call it from init().
 func RegisterNetwork(info NetworkInfo) {
+	if info.decode == nil {
+		panic("sched: network policy " + info.Name + " registered without DefineNetwork")
+	}
 	regMu.Lock()
 	defer regMu.Unlock()
 	if _, dup := networks[info.Name]; dup {
@@ -137,161 +141,84 @@ func LookupNetwork(name string) (NetworkInfo, bool) {
 
 // NewNetworkPolicy builds a network policy by name from its parameters.
 func NewNetworkPolicy(name string, params map[string]any) (NetworkPolicy, error) {
+	info, err := lookupNetwork(name)
+	if err != nil {
+		return nil, err
+	}
+	c, err := info.decode(params)
+	if err != nil {
+		return nil, fmt.Errorf("network policy %s: %w", name, err)
+	}
+	np, err := info.build(c)
+	if err != nil {
+		return nil, fmt.Errorf("network policy %s: %w", name, err)
+	}
+	return np, nil
+}
+
+func lookupNetwork(name string) (NetworkInfo, error) {
 	info, ok := LookupNetwork(name)
 	if !ok {
 		var names []string
 		for _, i := range NetworkPolicies() {
 			names = append(names, i.Name)
 		}
-		return nil, fmt.Errorf("unknown network policy %q (registered: %s)", name, strings.Join(names, ", "))
+		return NetworkInfo{}, fmt.Errorf("unknown network policy %q (registered: %s)", name, strings.Join(names, ", "))
 	}
-	return build("network policy", name, info.Params, params, info.New)
+	return info, nil
 }
 
-// Params reads a scheduler's parameters with defaults, remembering the first
-// error so a constructor can read everything and check once.
-type Params struct {
-	scheduler string
-	values    map[string]any
-	known     map[string]bool
-	firstErr  error
+// SpecError is a problem with one field of a scenario's `scheduler:`
+// mapping: Field is "name", "params.<p>", "network" or "network_params.<p>"
+// (just "params" or "network_params" when no single parameter is at fault).
+type SpecError struct {
+	Field string
+	Err   error
 }
 
-func (p *Params) fail(name string, v any, want string) {
-	if p.firstErr == nil {
-		p.firstErr = fmt.Errorf("parameter %s: got %v, expected %s", name, v, want)
-	}
-}
+func (e *SpecError) Error() string { return e.Err.Error() }
 
-func (p *Params) get(name string) (any, bool) {
-	if !p.known[name] {
-		panic(fmt.Sprintf("sched: %s reads undeclared parameter %q", p.scheduler, name))
-	}
-	v, ok := p.values[name]
-	return v, ok
-}
+// SchedulerField is Field (scenario loading points at it).
+func (e *SpecError) SchedulerField() string { return e.Field }
+func (e *SpecError) Unwrap() error { return e.Err }
 
-// Float reads a number.
-func (p *Params) Float(name string, def float64) float64 {
-	v, ok := p.get(name)
-	if !ok {
-		return def
+// CheckSpec checks a scenario's scheduler choice without building anything:
+// the names are registered and every parameter decodes and passes its
+// configuration's checks. Scenario loading calls it (through sched/all) so
+// that a bad parameter is reported with its file and line.
+func CheckSpec(name string, params map[string]any, network string, networkParams map[string]any) error {
+	info, err := lookupScheduler(name)
+	if err != nil {
+		return &SpecError{Field: "name", Err: err}
 	}
-	switch x := v.(type) {
-	case int:
-		return float64(x)
-	case int64:
-		return float64(x)
-	case uint64:
-		return float64(x)
-	case float64:
-		return x
+	if _, err := info.decode(params); err != nil {
+		return &SpecError{Field: fieldOf("params", err), Err: fmt.Errorf("scheduler %s: %w", name, err)}
 	}
-	p.fail(name, v, "a number")
-	return def
-}
-
-// Int reads an integer.
-func (p *Params) Int(name string, def int) int {
-	f := p.Float(name, float64(def))
-	if f != float64(int(f)) {
-		p.fail(name, f, "an integer")
-	}
-	return int(f)
-}
-
-// String reads a string, optionally restricted to choices.
-func (p *Params) String(name, def string, choices ...string) string {
-	v, ok := p.get(name)
-	if !ok {
-		return def
-	}
-	s, isStr := v.(string)
-	if !isStr {
-		p.fail(name, v, "a string")
-		return def
-	}
-	if len(choices) > 0 {
-		for _, c := range choices {
-			if s == c {
-				return s
-			}
+	if network == "" {
+		if len(networkParams) > 0 {
+			return &SpecError{Field: "network_params", Err: fmt.Errorf("network_params given without network")}
 		}
-		p.fail(name, s, "one of "+strings.Join(choices, ", "))
-		return def
-	}
-	return s
-}
-
-// Bool reads a boolean.
-func (p *Params) Bool(name string, def bool) bool {
-	v, ok := p.get(name)
-	if !ok {
-		return def
-	}
-	b, isBool := v.(bool)
-	if !isBool {
-		p.fail(name, v, "true or false")
-		return def
-	}
-	return b
-}
-
-// Duration reads seconds given as a number or a string like "1.5s".
-func (p *Params) Duration(name string, def float64) float64 {
-	v, ok := p.get(name)
-	if !ok {
-		return def
-	}
-	if s, isStr := v.(string); isStr {
-		d, err := units.ParseDuration(s)
-		if err != nil {
-			p.fail(name, s, "a duration like 1.5s")
-			return def
-		}
-		return d
-	}
-	return p.Float(name, def)
-}
-
-// Size reads bytes given as a number or a string like "128MB".
-func (p *Params) Size(name string, def float64) float64 {
-	v, ok := p.get(name)
-	if !ok {
-		return def
-	}
-	if s, isStr := v.(string); isStr {
-		b, err := units.ParseBytes(s)
-		if err != nil {
-			p.fail(name, s, "a size like 128MB")
-			return def
-		}
-		return b
-	}
-	return p.Float(name, def)
-}
-
-// Raw returns the raw value (for structured parameters such as queue trees).
-func (p *Params) Raw(name string) (any, bool) { return p.get(name) }
-
-// Fail records a parameter error found by the scheduler itself.
-func (p *Params) Fail(name string, v any, want string) { p.fail(name, v, want) }
-
-func (p *Params) unknown() error {
-	var bad []string
-	for k := range p.values {
-		if !p.known[k] {
-			bad = append(bad, k)
-		}
-	}
-	if len(bad) == 0 {
 		return nil
 	}
-	sort.Strings(bad)
-	var known []string
-	for k := range p.known {
-		known = append(known, k)
+	ninfo, err := lookupNetwork(network)
+	if err != nil {
+		return &SpecError{Field: "network", Err: err}
 	}
-	sort.Strings(known)
-	return fmt.Errorf("unknown parameter(s) %s (known: %s)", strings.Join(bad, ", "), strings.Join(known, ", "))
+	if _, err := ninfo.decode(networkParams); err != nil {
+		return &SpecError{Field: fieldOf("network_params", err), Err: fmt.Errorf("network policy %s: %w", network, err)}
+	}
+	return nil
+}
+
+// fieldOf points a decoding error at its parameter.
+func fieldOf(section string, err error) string {
+	var pe *ParamError
+	if errors.As(err, &pe) {
+		return section + "." + pe.Param
+	}
+	var ue *UnknownParamError
+	if errors.As(err, &ue) {
+		return section + "." + ue.Unknown[0]
+	}
+	return section
 }

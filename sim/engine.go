@@ -142,6 +142,8 @@ func New(sc *scenario.Scenario, s sched.Scheduler) (*Engine, error) {
 			return nil, err
 		}
 		e.flowClasser = np
+	} else if len(sc.Scheduler.NetworkParams) > 0 {
+		return nil, fmt.Errorf("scheduler %s: network_params given without network", sc.Scheduler.Name)
 	}
 	e.placer, _ = s.(sched.DataPlacer)
 	e.observer, _ = s.(sched.Observer)

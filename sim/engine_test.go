@@ -247,6 +247,12 @@ func (badScheduler) Offer(v sched.View, m int, p *sched.Plan) {
 	}
 }
 
+// Registered so that the scenario below, which names it, loads.
+func init() {
+	sched.Register(sched.Define("badScheduler", "places running tasks (sim tests only)", sched.NoConfig{},
+		func(sched.NoConfig) (sched.Scheduler, error) { return badScheduler{}, nil }))
+}
+
 func TestInvalidDecisionIsReported(t *testing.T) {
 	sc, err := scenario.Parse("bad.yaml", []byte(`
 cluster: {racks: 1, machines_per_rack: 1, slots_per_machine: 2, nic: 1Gbps}

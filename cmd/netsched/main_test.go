@@ -86,7 +86,9 @@ type testPolicy struct{ level int }
 func (p testPolicy) FlowClass(sched.View, sched.Task, int) int { return p.level }
 
 func init() {
-	sched.RegisterNetwork(sched.NetworkInfo{Name: "test-policy", Description: "classes nothing (cmd tests only)",
-		Params: []sched.ParamInfo{{Name: "level", Default: "0", Help: "the class of every flow"}},
-		New:    func(p *sched.Params) (sched.NetworkPolicy, error) { return testPolicy{p.Int("level", 0)}, nil }})
+	type config struct {
+		Level int `param:"level" min:"0" help:"the class of every flow"`
+	}
+	sched.RegisterNetwork(sched.DefineNetwork("test-policy", "classes nothing (cmd tests only)", config{},
+		func(c config) (sched.NetworkPolicy, error) { return testPolicy{c.Level}, nil }))
 }

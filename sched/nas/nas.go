@@ -6,14 +6,9 @@ import (
 )
 
 func init() {
-	sched.Register(sched.Info{
-		Name:        "nas",
-		Description: "NAS (CCGrid'18): MTS per-node shuffle budget, CA-RTS rack-proportional reducers, CR-RTS light reducers under congestion",
-		Params:      paramInfo,
-		New: func(p *sched.Params) (sched.Scheduler, error) {
-			return New(configFrom(p)), nil
-		},
-	})
+	sched.Register(sched.Define("nas",
+		"NAS (CCGrid'18): MTS per-node shuffle budget, CA-RTS rack-proportional reducers, CR-RTS light reducers under congestion",
+		DefaultConfig(), func(c Config) (sched.Scheduler, error) { return New(c), nil }))
 }
 
 // Scheduler is NAS. Build it with New (library use) or by name "nas".

@@ -1,6 +1,7 @@
 package nas
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/netsched/netsched/internal/units"
@@ -12,28 +13,55 @@ import (
 type Config struct {
 	// Skip counts before a user may launch a non-local / non-qualified map
 	// (D^m) and a non-light reducer during congestion (D^r).
-	MapSkips, ReduceSkips int
+	MapSkips    int `param:"map_skips" min:"0" help:"D^m: opportunities a user is skipped before a non-local or over-budget map"`
+	ReduceSkips int `param:"reduce_skips" min:"0" help:"D^r: opportunities a user is skipped during congestion before a non-light reducer"`
 	// CongestionThreshold is the cross-rack utilisation (0..1) at or above
 	// which the network is congested (CogestionThreshold in the paper).
-	CongestionThreshold float64
+	CongestionThreshold float64 `param:"congestion_threshold" min:"0" max:"1" help:"cross-rack utilisation (0-1) from which CR-RTS replaces CA-RTS"`
 	// LightShuffle and HeavyShuffle bound shuffle-light (< light) and
 	// shuffle-heavy (> heavy) jobs, in bytes; SmallInput bounds small-input
 	// jobs (< small).
-	LightShuffle, HeavyShuffle, SmallInput float64
+	LightShuffle float64 `param:"light_shuffle" unit:"B" min:"0" help:"jobs with predicted shuffle below this are shuffle-light"`
+	HeavyShuffle float64 `param:"heavy_shuffle" unit:"B" min:"0" help:"jobs with predicted shuffle above this are shuffle-heavy"`
+	SmallInput   float64 `param:"small_input" unit:"B" min:"0" help:"jobs with input below this are small-input (MTS categories)"`
 	// ThresholdInterval is how often TrafficThreshold is recomputed (s).
-	ThresholdInterval float64
+	ThresholdInterval float64 `param:"threshold_interval" unit:"s" help:"how often TrafficThreshold (eq. 3) is recomputed"`
 	// Mechanisms, for the ablations of Fig. 3.
-	TrafficThreshold bool // MTS caps shuffle per node (false: w/o TT)
-	CARTS            bool // reducers placed by CA-RTS (false: fairness order)
-	CRRTS            bool // CR-RTS during congestion (false: CA-RTS always)
-	HoldMaps         bool // CR-RTS holds heavy and medium maps
+	TrafficThreshold bool `param:"traffic_threshold" help:"MTS caps predicted shuffle per node (false: the w/o TT ablation)"`
+	CARTS            bool `param:"ca_rts" help:"CA-RTS places reducers (false: MTS-only ablation, reducers in fairness order)"`
+	CRRTS            bool `param:"cr_rts" help:"CR-RTS during congestion (false: MTS + CA-RTS ablation)"`
+	HoldMaps         bool `param:"hold_maps" help:"CR-RTS tells MTS to hold shuffle-heavy and -medium maps until congestion clears"`
 	// ReduceRampup caps a job's reducers at this share of its containers
 	// while it has maps waiting (Hadoop's MR application master), and all
 	// such early reducers at this share of the cluster.
-	ReduceRampup float64
+	ReduceRampup float64 `param:"reduce_rampup" help:"while a job has maps waiting, its reducers hold at most this share of its containers, and all such reducers at most this share of the cluster (MR AM rampup limit, and a stand-in for reduce preemption)"`
 	// KnownShuffle uses each map's estimated output from the start instead
 	// of the ratio learned from completed maps.
-	KnownShuffle bool
+	KnownShuffle ShuffleSize `param:"shuffle_size" help:"learned (ratio from completed maps, §III-A) or known (each map's estimate from the start)"`
+}
+
+// ShuffleSize is the shuffle_size parameter: true when each map's
+// estimated output is known from the start ("known"), false when the
+// ratio is learned from completed maps ("learned").
+type ShuffleSize bool
+
+func (k *ShuffleSize) SetParam(raw any) error {
+	switch raw {
+	case "learned":
+		*k = false
+	case "known":
+		*k = true
+	default:
+		return fmt.Errorf("got %v, expected one of learned, known", raw)
+	}
+	return nil
+}
+
+func (k ShuffleSize) String() string {
+	if k {
+		return "known"
+	}
+	return "learned"
 }
 
 // DefaultConfig is NAS as evaluated in §IV.
@@ -48,76 +76,17 @@ func DefaultConfig() Config {
 	}
 }
 
-var paramInfo = []sched.ParamInfo{
-	{Name: "map_skips", Default: "135", Help: "D^m: opportunities a user is skipped before a non-local or over-budget map"},
-	{Name: "reduce_skips", Default: "135", Help: "D^r: opportunities a user is skipped during congestion before a non-light reducer"},
-	{Name: "congestion_threshold", Default: "0.8", Help: "cross-rack utilisation (0-1) from which CR-RTS replaces CA-RTS"},
-	{Name: "light_shuffle", Default: "1MB", Help: "jobs with predicted shuffle below this are shuffle-light"},
-	{Name: "heavy_shuffle", Default: "100MB", Help: "jobs with predicted shuffle above this are shuffle-heavy"},
-	{Name: "small_input", Default: "10MB", Help: "jobs with input below this are small-input (MTS categories)"},
-	{Name: "threshold_interval", Default: "1s", Help: "how often TrafficThreshold (eq. 3) is recomputed"},
-	{Name: "traffic_threshold", Default: "true", Help: "MTS caps predicted shuffle per node (false: the w/o TT ablation)"},
-	{Name: "ca_rts", Default: "true", Help: "CA-RTS places reducers (false: MTS-only ablation, reducers in fairness order)"},
-	{Name: "cr_rts", Default: "true", Help: "CR-RTS during congestion (false: MTS + CA-RTS ablation)"},
-	{Name: "hold_maps", Default: "true", Help: "CR-RTS tells MTS to hold shuffle-heavy and -medium maps until congestion clears"},
-	{Name: "reduce_rampup", Default: "0.5", Help: "while a job has maps waiting, its reducers hold at most this share of its containers, and all such reducers at most this share of the cluster (MR AM rampup limit, and a stand-in for reduce preemption)"},
-	{Name: "shuffle_size", Default: "learned", Help: "learned (ratio from completed maps, §III-A) or known (each map's estimate from the start)"},
-}
-
-// configFrom reads the registered parameters.
-func configFrom(p *sched.Params) Config {
-	c := DefaultConfig()
-	c.MapSkips = p.Int("map_skips", c.MapSkips)
-	c.ReduceSkips = p.Int("reduce_skips", c.ReduceSkips)
-	c.CongestionThreshold = p.Float("congestion_threshold", c.CongestionThreshold)
-	c.LightShuffle = bytesParam(p, "light_shuffle", c.LightShuffle)
-	c.HeavyShuffle = bytesParam(p, "heavy_shuffle", c.HeavyShuffle)
-	c.SmallInput = bytesParam(p, "small_input", c.SmallInput)
-	c.ThresholdInterval = p.Duration("threshold_interval", c.ThresholdInterval)
-	c.TrafficThreshold = p.Bool("traffic_threshold", c.TrafficThreshold)
-	c.CARTS = p.Bool("ca_rts", c.CARTS)
-	c.CRRTS = p.Bool("cr_rts", c.CRRTS)
-	c.HoldMaps = p.Bool("hold_maps", c.HoldMaps)
-	c.ReduceRampup = p.Float("reduce_rampup", c.ReduceRampup)
-	c.KnownShuffle = p.String("shuffle_size", "learned", "learned", "known") == "known"
+// Validate checks the rules that span fields or exclude a bound.
+func (c *Config) Validate() error {
 	switch {
-	case c.MapSkips < 0:
-		p.Fail("map_skips", c.MapSkips, "a count >= 0")
-	case c.ReduceSkips < 0:
-		p.Fail("reduce_skips", c.ReduceSkips, "a count >= 0")
-	case c.CongestionThreshold < 0 || c.CongestionThreshold > 1 || math.IsNaN(c.CongestionThreshold):
-		p.Fail("congestion_threshold", c.CongestionThreshold, "a fraction in [0, 1]")
+	case math.IsInf(c.LightShuffle, 0) || math.IsInf(c.HeavyShuffle, 0) || math.IsInf(c.SmallInput, 0):
+		return sched.BadParam("light_shuffle", "infinite", "finite sizes for light_shuffle, heavy_shuffle and small_input")
 	case c.HeavyShuffle < c.LightShuffle:
-		p.Fail("heavy_shuffle", units.FormatBytes(c.HeavyShuffle), "a size at least light_shuffle ("+units.FormatBytes(c.LightShuffle)+")")
+		return sched.BadParam("heavy_shuffle", units.FormatBytes(c.HeavyShuffle), "a size at least light_shuffle ("+units.FormatBytes(c.LightShuffle)+")")
 	case !(c.ReduceRampup > 0) || c.ReduceRampup > 1:
-		p.Fail("reduce_rampup", c.ReduceRampup, "a fraction in (0, 1]")
+		return sched.BadParam("reduce_rampup", c.ReduceRampup, "a fraction in (0, 1]")
 	case !(c.ThresholdInterval > 0) || math.IsInf(c.ThresholdInterval, 0):
-		p.Fail("threshold_interval", c.ThresholdInterval, "a duration > 0")
+		return sched.BadParam("threshold_interval", c.ThresholdInterval, "a duration > 0")
 	}
-	return c
-}
-
-// bytesParam reads a size given as a number of bytes or a string like "1MB".
-func bytesParam(p *sched.Params, name string, def float64) float64 {
-	raw, ok := p.Raw(name)
-	if !ok {
-		return def
-	}
-	var b float64
-	switch x := raw.(type) {
-	case string:
-		v, err := units.ParseBytes(x)
-		if err != nil {
-			p.Fail(name, x, "a size like 1MB")
-			return def
-		}
-		b = v
-	default:
-		b = p.Float(name, def)
-	}
-	if b < 0 || math.IsNaN(b) || math.IsInf(b, 0) {
-		p.Fail(name, raw, "a finite size >= 0")
-		return def
-	}
-	return b
+	return nil
 }

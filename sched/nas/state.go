@@ -36,7 +36,7 @@ type job struct {
 }
 
 // predicted reports whether the job's shuffle size is learned (or known).
-func (s *Scheduler) predicted(j *job) bool { return s.cfg.KnownShuffle || j.pred.Predicted() }
+func (s *Scheduler) predicted(j *job) bool { return bool(s.cfg.KnownShuffle) || j.pred.Predicted() }
 
 // small reports a small-input job (MTS categories).
 func (s *Scheduler) small(j *job) bool { return j.est.Input < s.cfg.SmallInput }

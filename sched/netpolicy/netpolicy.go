@@ -15,35 +15,36 @@ import (
 )
 
 func init() {
-	sched.RegisterNetwork(sched.NetworkInfo{
-		Name:        "fair",
-		Description: "every flow in one class: max-min fair sharing (the default)",
-		New:         func(*sched.Params) (sched.NetworkPolicy, error) { return Fair{}, nil },
-	})
-	sched.RegisterNetwork(sched.NetworkInfo{
-		Name:        "fifo",
-		Description: "strict priority by job arrival: an earlier job's flows are served first (PushBox's Hadoop(FIFO) network)",
-		New:         func(*sched.Params) (sched.NetworkPolicy, error) { return FIFO{}, nil },
-	})
-	sched.RegisterNetwork(sched.NetworkInfo{
-		Name: "scf",
-		Description: "smallest coflow first, clairvoyant: a job's flows get the priority of its estimated shuffle size, " +
+	sched.RegisterNetwork(sched.DefineNetwork("fair",
+		"every flow in one class: max-min fair sharing (the default)",
+		sched.NoConfig{}, func(sched.NoConfig) (sched.NetworkPolicy, error) { return Fair{}, nil }))
+	sched.RegisterNetwork(sched.DefineNetwork("fifo",
+		"strict priority by job arrival: an earlier job's flows are served first (PushBox's Hadoop(FIFO) network)",
+		sched.NoConfig{}, func(sched.NoConfig) (sched.NetworkPolicy, error) { return FIFO{}, nil }))
+	sched.RegisterNetwork(sched.DefineNetwork("scf",
+		"smallest coflow first, clairvoyant: a job's flows get the priority of its estimated shuffle size, "+
 			"in exponentially spaced bins (Aalo's queue thresholds applied to the estimated total)",
-		Params: []sched.ParamInfo{
-			{Name: "first", Default: "10MB", Help: "upper bound of the highest-priority bin (bytes or a size like 10MB)"},
-			{Name: "factor", Default: "10", Help: "each bin's bound is this times the previous one's"},
-		},
-		New: func(p *sched.Params) (sched.NetworkPolicy, error) {
-			s := &SCF{First: p.Size("first", 10e6), Factor: p.Float("factor", 10), class: map[sched.Job]int{}}
-			if !(s.First > 0) || math.IsInf(s.First, 0) {
-				p.Fail("first", s.First, "a size > 0")
-			}
-			if !(s.Factor > 1) || math.IsInf(s.Factor, 0) {
-				p.Fail("factor", s.Factor, "a number > 1")
-			}
-			return s, nil
-		},
-	})
+		SCFConfig{First: 10e6, Factor: 10},
+		func(c SCFConfig) (sched.NetworkPolicy, error) {
+			return &SCF{First: c.First, Factor: c.Factor, class: map[sched.Job]int{}}, nil
+		}))
+}
+
+// SCFConfig is scf's parameters.
+type SCFConfig struct {
+	First  float64 `param:"first" unit:"B" help:"upper bound of the highest-priority bin (bytes or a size like 10MB)"`
+	Factor float64 `param:"factor" help:"each bin's bound is this times the previous one's"`
+}
+
+// Validate: bounds that tags cannot state (exclusive, finite).
+func (c *SCFConfig) Validate() error {
+	if !(c.First > 0) || math.IsInf(c.First, 0) {
+		return sched.BadParam("first", c.First, "a size > 0")
+	}
+	if !(c.Factor > 1) || math.IsInf(c.Factor, 0) {
+		return sched.BadParam("factor", c.Factor, "a number > 1")
+	}
+	return nil
 }
 
 // Fair puts every flow in class 0.

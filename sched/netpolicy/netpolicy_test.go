@@ -64,13 +64,16 @@ func TestNetworkPolicyCombinesWithScheduler(t *testing.T) {
 	}
 }
 
+// A bad network choice is reported when the scenario loads, at its line.
 func TestUnknownNetworkPolicy(t *testing.T) {
-	_, err := runWith(t, "{name: fifo, network: varys2}")
-	if err == nil || !strings.Contains(err.Error(), `unknown network policy "varys2"`) {
-		t.Errorf("error %v, want unknown network policy", err)
-	}
-	_, err = runWith(t, "{name: fifo, network: scf, network_params: {factor: 1}}")
-	if err == nil || !strings.Contains(err.Error(), "network policy scf: parameter factor") {
-		t.Errorf("error %v, want a parameter error naming the policy", err)
+	for _, c := range []struct{ sched, want string }{
+		{"{name: fifo, network: varys2}", `:15:34: scheduler.network: unknown network policy "varys2"`},
+		{"{name: fifo, network: scf, network_params: {factor: 1}}", ":15:64: scheduler.network_params.factor: network policy scf: parameter factor"},
+		{"{name: fifo, network_params: {factor: 1}}", ":15:41: scheduler.network_params: network_params given without network"},
+	} {
+		_, err := scenario.Parse(t.Name()+".yaml", []byte(twoJobs+"scheduler: "+c.sched+"\n"), ".")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", c.sched, err, c.want)
+		}
 	}
 }

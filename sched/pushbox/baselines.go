@@ -2,12 +2,11 @@ package pushbox
 
 import (
 	"github.com/netsched/netsched/sched"
-
-	_ "github.com/netsched/netsched/sched/queue" // registers delay, which the baselines wrap
+	"github.com/netsched/netsched/sched/queue"
 )
 
 // The baselines of PushBox's simulation study (§7.3) are package queue's
-// delay scheduler with the paper's settings, built through the registry:
+// delay scheduler with the paper's settings:
 //
 //	hadoop       Fair queue + delay scheduling + max-min fair network
 //	hadoop-fifo  FIFO queue + delay scheduling + network priority by job
@@ -22,26 +21,25 @@ func init() {
 		{"hadoop", "PushBox §7 baseline: Hadoop Fair queue + delay scheduling + max-min fair network (queue's delay)", Fair, "fair"},
 		{"hadoop-fifo", "PushBox §7 baseline Hadoop(FIFO): FIFO queue + delay scheduling + network priority by job arrival (queue's delay)", FIFO, "fifo"},
 	} {
-		sched.Register(sched.Info{
-			Name:        b.name,
-			Description: b.desc,
-			Params: []sched.ParamInfo{
-				{Name: "policy", Default: b.policy, Help: "policy of the single queue: fair or fifo (ignored when queues is given)"},
-				{Name: "queues", Default: "one queue", Help: "queue tree passed to delay as is (see `delay`)"},
-				{Name: "skips", Default: "-1", Help: "delay scheduling's D (see `delay`)"},
-			},
-			New: func(p *sched.Params) (sched.Scheduler, error) {
-				policy := p.String("policy", b.policy, Fair, FIFO)
-				params := map[string]any{
-					"network": b.network,
-					"skips":   p.Int("skips", -1),
-					"queues":  []any{map[string]any{"name": "default", "policy": policy}},
+		sched.Register(sched.Define(b.name, b.desc, HadoopConfig{Policy: b.policy, Skips: -1},
+			func(c HadoopConfig) (sched.Scheduler, error) {
+				d := queue.DefaultDelayConfig()
+				d.Network = b.network
+				d.Skips = c.Skips
+				d.Queues = c.Queues
+				if !c.Queues.Given() {
+					if err := d.Queues.SetParam([]any{map[string]any{"name": "default", "policy": c.Policy}}); err != nil {
+						return nil, err
+					}
 				}
-				if q, ok := p.Raw("queues"); ok {
-					params["queues"] = q
-				}
-				return sched.NewScheduler("delay", params)
-			},
-		})
+				return queue.NewDelay(d)
+			}))
 	}
+}
+
+// HadoopConfig is the baselines' parameters.
+type HadoopConfig struct {
+	Policy string           `param:"policy" choices:"fair|fifo" help:"policy of the single queue: fair or fifo (ignored when queues is given)"`
+	Queues queue.FairQueues `param:"queues" help:"queue tree, as delay's"`
+	Skips  int              `param:"skips" min:"-1" help:"delay scheduling's D (see delay)"`
 }

@@ -19,7 +19,7 @@ func TestParams(t *testing.T) {
 	}
 	got := s.(*pushbox.Scheduler).Config()
 	want := pushbox.Config{M: 5, Policy: "fifo", SmallFIFO: 100e6, LocalityDelay: 0.5, RateWindow: 2,
-		RackLocal: "on", GP: true, H: true, Check: true}
+		RackLocal: "on", Ablation: pushbox.Ablation{GP: true, H: true}, Check: true}
 	if got != want {
 		t.Fatalf("config %+v, want %+v", got, want)
 	}

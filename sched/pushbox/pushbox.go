@@ -9,18 +9,9 @@ import (
 )
 
 func init() {
-	sched.Register(sched.Info{
-		Name:        "pushbox",
-		Description: "PushBox (TPDS'22): Peña controlled, prioritized input concurrency + critical-path task packing under Fair/FIFO intent",
-		Params:      params,
-		New: func(p *sched.Params) (sched.Scheduler, error) {
-			c, err := parseConfig(p)
-			if err != nil {
-				return nil, err
-			}
-			return New(c), nil
-		},
-	})
+	sched.Register(sched.Define("pushbox",
+		"PushBox (TPDS'22): Peña controlled, prioritized input concurrency + critical-path task packing under Fair/FIFO intent",
+		DefaultConfig(), func(c Config) (sched.Scheduler, error) { return New(c), nil }))
 }
 
 // Scheduler is PushBox. It implements sched.Global (slot-change and

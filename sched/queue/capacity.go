@@ -7,25 +7,25 @@ import (
 	"github.com/netsched/netsched/sched"
 )
 
+// CapacityConfig is capacity's parameters.
+type CapacityConfig struct {
+	Queues    CapacityQueues `param:"queues" help:"queue tree: list of {name, parent, capacity, maximum_capacity, policy: fifo|fair, user_limit_factor}"`
+	NodeDelay int            `param:"node_locality_delay" help:"missed opportunities before rack-local (capped at the machine count; <0: rack-local at once)"`
+	RackDelay int            `param:"rack_locality_additional_delay" help:"further missed opportunities before off-switch (-1: requested locations x containers / machines)"`
+	NetworkConfig
+}
+
 func init() {
-	sched.Register(sched.Info{
-		Name:        "capacity",
-		Description: "YARN CapacityScheduler core: queues with guaranteed and maximum capacities, least used/guaranteed first, node-locality delay",
-		Params: []sched.ParamInfo{
-			{Name: "queues", Default: "[{name: default, capacity: 1}]", Help: "queue tree: list of {name, parent, capacity, maximum_capacity, policy: fifo|fair, user_limit_factor}"},
-			{Name: "node_locality_delay", Default: "40", Help: "missed opportunities before rack-local (capped at the machine count; <0: rack-local at once)"},
-			{Name: "rack_locality_additional_delay", Default: "-1", Help: "further missed opportunities before off-switch (-1: requested locations x containers / machines)"},
-			networkParam,
-		},
-		New: func(p *sched.Params) (sched.Scheduler, error) {
-			t, err := newCapacityTree(p)
+	sched.Register(sched.Define("capacity",
+		"YARN CapacityScheduler core: queues with guaranteed and maximum capacities, least used/guaranteed first, node-locality delay",
+		CapacityConfig{Queues: defaultCapacityQueues, NodeDelay: 40, RackDelay: -1, NetworkConfig: NetworkConfig{"fair"}},
+		func(c CapacityConfig) (sched.Scheduler, error) {
+			t, err := buildCapacityTree(c.Queues.specs)
 			if err != nil {
-				return nil, err
+				return nil, sched.ParamErrorf("queues", "%v", err)
 			}
-			return &Capacity{base: base{flows: newFlowPolicy(p), tree: t},
-				nodeDelay: p.Int("node_locality_delay", 40), rackDelay: p.Int("rack_locality_additional_delay", -1)}, nil
-		},
-	})
+			return &Capacity{base: base{flows: c.flows(), tree: t}, nodeDelay: c.NodeDelay, rackDelay: c.RackDelay}, nil
+		}))
 }
 
 // Capacity is the CapacityScheduler's core ordering (§2) in a slot model.
@@ -152,19 +152,8 @@ func (c *Capacity) locations(v sched.View, j sched.Job, p int) int {
 	return n
 }
 
-// newCapacityTree builds and checks the capacity queue tree.
-func newCapacityTree(p *sched.Params) (*tree, error) {
-	def := queueSpec{Capacity: -1, MaxCapacity: 1, MaxShare: inf}
-	specs := []queueSpec{{Name: "default", Capacity: 1, MaxCapacity: 1, MaxShare: inf}}
-	if raw, ok := p.Raw("queues"); ok {
-		var err error
-		if specs, err = parseQueues(raw, capacityKeys, def); err != nil {
-			return nil, fmt.Errorf("parameter queues: %w", err)
-		}
-		if len(specs) == 0 {
-			return nil, fmt.Errorf("parameter queues: the list is empty; give at least one queue with capacity 1")
-		}
-	}
+// buildCapacityTree builds and checks the capacity queue tree.
+func buildCapacityTree(specs []queueSpec) (*tree, error) {
 	t, err := buildTree(specs, queueSpec{Capacity: 1, MaxCapacity: 1, MaxShare: inf})
 	if err == nil {
 		t.root.absCap, t.root.absMax = 1, 1
@@ -173,10 +162,7 @@ func newCapacityTree(p *sched.Params) (*tree, error) {
 	if err == nil {
 		err = t.each(checkCapacityQueue)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("parameter queues: %w", err)
-	}
-	return t, nil
+	return t, err
 }
 
 // checkCapacities checks that siblings' capacities sum to 1 and sets the

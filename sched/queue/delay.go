@@ -6,20 +6,36 @@ import (
 	"github.com/netsched/netsched/sched"
 )
 
+// DelayConfig is delay's parameters: fair's queue tree, the delay
+// variant and its thresholds, the network.
+type DelayConfig struct {
+	FairTreeConfig
+	Variant string  `param:"variant" choices:"skip|wait" help:"skip: one level, a non-local launch after skips skips (the paper's Algorithm 2); wait: two levels node -> rack -> any after w1, w2 (HFS)"`
+	Skips   int     `param:"skips" min:"-1" help:"D, skips before a non-local launch (-1: ceil(0.231 x machines), §3.3's bound for 95% locality of 20-task jobs with 3 replicas)"`
+	W1      float64 `param:"w1" unit:"s" min:"-1" help:"wait before rack-local (-1: HFS's auto value min(15s, 1.5 x heartbeat))"`
+	W2      float64 `param:"w2" unit:"s" min:"-1" help:"further wait before off-switch (-1: as w1)"`
+	NetworkConfig
+}
+
+// DefaultDelayConfig is delay scheduling with its automatic thresholds.
+func DefaultDelayConfig() DelayConfig {
+	return DelayConfig{FairTreeConfig: defaultFairTree, Variant: "skip", Skips: -1, W1: -1, W2: -1, NetworkConfig: NetworkConfig{"fair"}}
+}
+
+// NewDelay builds a delay scheduler from its configuration (PushBox's
+// Hadoop baselines are delay with their own settings).
+func NewDelay(c DelayConfig) (sched.Scheduler, error) {
+	t, err := c.tree()
+	if err != nil {
+		return nil, err
+	}
+	return &Delay{base: base{flows: c.flows(), tree: t}, byWait: c.Variant == "wait", skips: c.Skips, w1: c.W1, w2: c.W2}, nil
+}
+
 func init() {
-	registerFair("delay",
+	sched.Register(sched.Define("delay",
 		"delay scheduling (Zaharia et al., EuroSys 2010) over fair's queue order: a job without a local task is skipped for D offers or W1/W2 seconds",
-		[]sched.ParamInfo{
-			{Name: "variant", Default: "skip", Help: "skip: one level, a non-local launch after `skips` skips (the paper's Algorithm 2); wait: two levels node -> rack -> any after w1, w2 (HFS)"},
-			{Name: "skips", Default: "-1", Help: "D, skips before a non-local launch (-1: ceil(0.231 x machines), §3.3's bound for 95% locality of 20-task jobs with 3 replicas)"},
-			{Name: "w1", Default: "-1", Help: "wait before rack-local (-1: HFS's auto value min(15s, 1.5 x heartbeat))"},
-			{Name: "w2", Default: "-1", Help: "further wait before off-switch (-1: as w1)"},
-		},
-		func(b base, p *sched.Params) sched.Scheduler {
-			return &Delay{base: b,
-				byWait: p.String("variant", "skip", "skip", "wait") == "wait",
-				skips:  p.Int("skips", -1), w1: p.Duration("w1", -1), w2: p.Duration("w2", -1)}
-		})
+		DefaultDelayConfig(), NewDelay))
 }
 
 // Delay is delay scheduling (§3) with fair's order of queues and jobs: the

@@ -6,19 +6,26 @@ import (
 	"github.com/netsched/netsched/sched"
 )
 
+// FairConfig is fair's parameters: the queue tree, the locality
+// thresholds, the network.
+type FairConfig struct {
+	FairTreeConfig
+	LocalityNode float64 `param:"locality_node" max:"1" help:"locality.threshold.node: opportunities an app passes up before rack-local, as a fraction of the machines (at most 1; either threshold <0: no delay)"`
+	LocalityRack float64 `param:"locality_rack" max:"1" help:"locality.threshold.rack: further opportunities before off-switch, as a fraction of the machines (at most 1; either threshold <0: no delay)"`
+	NetworkConfig
+}
+
 func init() {
-	registerFair("fair",
+	sched.Register(sched.Define("fair",
 		"YARN Fair Scheduler: weighted queue tree with min/max shares, fair or fifo leaves, optional locality thresholds",
-		[]sched.ParamInfo{
-			{Name: "locality_node", Default: "-1", Help: "locality.threshold.node: opportunities an app passes up before rack-local, as a fraction of the machines (at most 1; either threshold <0: no delay)"},
-			{Name: "locality_rack", Default: "-1", Help: "locality.threshold.rack: further opportunities before off-switch, as a fraction of the machines (at most 1; either threshold <0: no delay)"},
-		},
-		func(b base, p *sched.Params) sched.Scheduler {
-			f := &Fair{base: b}
-			f.node = min(p.Float("locality_node", -1), 1)
-			f.rack = min(p.Float("locality_rack", -1), 1)
-			return f
-		})
+		FairConfig{FairTreeConfig: defaultFairTree, LocalityNode: -1, LocalityRack: -1, NetworkConfig: NetworkConfig{"fair"}},
+		func(c FairConfig) (sched.Scheduler, error) {
+			t, err := c.tree()
+			if err != nil {
+				return nil, err
+			}
+			return &Fair{base: base{flows: c.flows(), tree: t}, node: c.LocalityNode, rack: c.LocalityRack}, nil
+		}))
 }
 
 // Fair is the YARN Fair Scheduler in a slot model (§1). Each offer goes to
@@ -80,57 +87,6 @@ func (f *Fair) allowed(r *request, machines int) sched.Locality {
 		r.opportunities = 0
 	}
 	return r.allowed
-}
-
-// registerFair registers a scheduler over fair's queue tree (fair, delay):
-// its parameters are the tree's, its own, then network; build gets the
-// tree and network policy read from them, and reads its own.
-func registerFair(name, description string, own []sched.ParamInfo, build func(b base, p *sched.Params) sched.Scheduler) {
-	params := []sched.ParamInfo{
-		{Name: "queues", Default: "none", Help: "queue tree: list of {name, parent, weight, min_share, max_share, policy: fair|fifo|drf}"},
-		{Name: "auto_create_queues", Default: "true", Help: "a job's unconfigured queue is created under root with weight 1 (false: the job is an error)"},
-		{Name: "user_weights", Default: "none", Help: "mapping user -> weight (default 1); when given, each leaf shares its slots among its users first"},
-	}
-	sched.Register(sched.Info{
-		Name:        name,
-		Description: description,
-		Params:      append(append(params, own...), networkParam),
-		New: func(p *sched.Params) (sched.Scheduler, error) {
-			t, err := newFairTree(p)
-			if err != nil {
-				return nil, err
-			}
-			return build(base{flows: newFlowPolicy(p), tree: t}, p), nil
-		},
-	})
-}
-
-// newFairTree builds fair's queue tree from the parameters and checks it.
-func newFairTree(p *sched.Params) (*tree, error) {
-	def := queueSpec{Weight: 1, MaxShare: inf}
-	var specs []queueSpec
-	if raw, ok := p.Raw("queues"); ok {
-		var err error
-		if specs, err = parseQueues(raw, fairKeys, def); err != nil {
-			return nil, fmt.Errorf("parameter queues: %w", err)
-		}
-	}
-	t, err := buildTree(specs, def)
-	if err == nil {
-		err = t.each(checkFairQueue)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("parameter queues: %w", err)
-	}
-	t.created = queueSpec{Weight: 1, MaxShare: inf, Policy: "fair"}
-	t.root.Policy = "fair"
-	t.autoCreate = p.Bool("auto_create_queues", true)
-	if raw, ok := p.Raw("user_weights"); ok {
-		if t.userWeights, err = parseWeights(raw); err != nil {
-			return nil, fmt.Errorf("parameter user_weights: %w", err)
-		}
-	}
-	return t, nil
 }
 
 func checkFairQueue(q *queue) error {

@@ -5,16 +5,19 @@ import (
 	"github.com/netsched/netsched/sched/internal/locate"
 )
 
+// FIFOConfig is fifo's parameters.
+type FIFOConfig struct {
+	NetworkConfig
+	Order string `param:"order" choices:"stage|yarn" help:"within a job: stage (stage then index order) or yarn (reduce-like before map-like requests; node-local, rack-local, then any)"`
+}
+
 func init() {
-	sched.Register(sched.Info{
-		Name:        "fifo",
-		Description: "Hadoop FIFO: jobs in arrival order; in a job, tasks in stage and index order (or YARN's request order)",
-		Params: []sched.ParamInfo{networkParam,
-			{Name: "order", Default: "stage", Help: "within a job: stage (stage then index order) or yarn (reduce-like before map-like requests; node-local, rack-local, then any)"}},
-		New: func(p *sched.Params) (sched.Scheduler, error) {
-			return &FIFO{flows: newFlowPolicy(p), yarn: p.String("order", "stage", "stage", "yarn") == "yarn"}, nil
-		},
-	})
+	sched.Register(sched.Define("fifo",
+		"Hadoop FIFO: jobs in arrival order; in a job, tasks in stage and index order (or YARN's request order)",
+		FIFOConfig{NetworkConfig: NetworkConfig{"fair"}, Order: "stage"},
+		func(c FIFOConfig) (sched.Scheduler, error) {
+			return &FIFO{flows: c.flows(), yarn: c.Order == "yarn"}, nil
+		}))
 }
 
 // FIFO offers each free slot to the earliest-arrived job with a waiting task

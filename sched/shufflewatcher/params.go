@@ -11,15 +11,17 @@ import (
 type Config struct {
 	// Skips is delay scheduling's D; negative picks §3.3's bound for the
 	// cluster (the `delay` scheduler's default).
-	Skips int
+	Skips int `param:"skips" help:"delay scheduling's D (-1: ceil(0.231 x machines), as delay)"`
 	// DeferAbove switches shuffle deferral on (cross-rack utilisation above
 	// it) and ResumeBelow off again.
-	DeferAbove, ResumeBelow float64
+	DeferAbove  float64 `param:"defer_above" min:"0" max:"1" help:"[reconstruction] cross-rack utilisation above which shuffle-heavy reducers are deferred"`
+	ResumeBelow float64 `param:"resume_below" min:"0" max:"1" help:"[reconstruction] utilisation below which deferral stops"`
 	// ShuffleRatio: jobs with shuffle/input above it are shuffle-heavy.
-	ShuffleRatio float64
+	ShuffleRatio float64 `param:"shuffle_ratio" min:"0" help:"[reconstruction] shuffle/input above which a job is shuffle-heavy"`
 	// FairSlack: a job below (1 - FairSlack) of its fair share is never
 	// deferred; MaxDefer (s) bounds one deferral.
-	FairSlack, MaxDefer float64
+	FairSlack float64 `param:"fair_slack" min:"0" max:"1" help:"[reconstruction] a job under (1 - fair_slack) x its fair share is never deferred"`
+	MaxDefer  float64 `param:"max_defer" unit:"s" min:"0" help:"[reconstruction] longest deferral of one job's reducers"`
 }
 
 // DefaultConfig is the reconstruction's defaults.
@@ -27,35 +29,13 @@ func DefaultConfig() Config {
 	return Config{Skips: -1, DeferAbove: 0.8, ResumeBelow: 0.5, ShuffleRatio: 0.3, FairSlack: 0.1, MaxDefer: 60}
 }
 
-var paramInfo = []sched.ParamInfo{
-	{Name: "skips", Default: "-1", Help: "delay scheduling's D (-1: ceil(0.231 x machines), as delay)"},
-	{Name: "defer_above", Default: "0.8", Help: "[reconstruction] cross-rack utilisation above which shuffle-heavy reducers are deferred"},
-	{Name: "resume_below", Default: "0.5", Help: "[reconstruction] utilisation below which deferral stops"},
-	{Name: "shuffle_ratio", Default: "0.3", Help: "[reconstruction] shuffle/input above which a job is shuffle-heavy"},
-	{Name: "fair_slack", Default: "0.1", Help: "[reconstruction] a job under (1 - fair_slack) x its fair share is never deferred"},
-	{Name: "max_defer", Default: "60s", Help: "[reconstruction] longest deferral of one job's reducers"},
-}
-
-func configFrom(p *sched.Params) Config {
-	c := DefaultConfig()
-	c.Skips = p.Int("skips", c.Skips)
-	c.DeferAbove = p.Float("defer_above", c.DeferAbove)
-	c.ResumeBelow = p.Float("resume_below", c.ResumeBelow)
-	c.ShuffleRatio = p.Float("shuffle_ratio", c.ShuffleRatio)
-	c.FairSlack = p.Float("fair_slack", c.FairSlack)
-	c.MaxDefer = p.Duration("max_defer", c.MaxDefer)
-	frac := func(x float64) bool { return x >= 0 && x <= 1 }
+// Validate checks the rules that span fields.
+func (c *Config) Validate() error {
 	switch {
-	case !frac(c.DeferAbove):
-		p.Fail("defer_above", c.DeferAbove, "a fraction in [0, 1]")
-	case !frac(c.ResumeBelow) || c.ResumeBelow > c.DeferAbove:
-		p.Fail("resume_below", c.ResumeBelow, "a fraction in [0, defer_above]")
-	case !(c.ShuffleRatio >= 0) || math.IsInf(c.ShuffleRatio, 0):
-		p.Fail("shuffle_ratio", c.ShuffleRatio, "a ratio >= 0")
-	case !frac(c.FairSlack):
-		p.Fail("fair_slack", c.FairSlack, "a fraction in [0, 1]")
-	case !(c.MaxDefer >= 0):
-		p.Fail("max_defer", c.MaxDefer, "a duration >= 0")
+	case c.ResumeBelow > c.DeferAbove:
+		return sched.BadParam("resume_below", c.ResumeBelow, "a fraction in [0, defer_above]")
+	case math.IsInf(c.ShuffleRatio, 0):
+		return sched.BadParam("shuffle_ratio", c.ShuffleRatio, "a ratio >= 0")
 	}
-	return c
+	return nil
 }

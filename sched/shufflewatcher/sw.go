@@ -12,15 +12,10 @@ import (
 )
 
 func init() {
-	sched.Register(sched.Info{
-		Name: "sw-delay",
-		Description: "ShuffleWatcher over delay scheduling (NAS's SW-delay baseline); a documented reconstruction: " +
+	sched.Register(sched.Define("sw-delay",
+		"ShuffleWatcher over delay scheduling (NAS's SW-delay baseline); a documented reconstruction: "+
 			"thresholds are ours, see docs/reproductions/nas.md",
-		Params: paramInfo,
-		New: func(p *sched.Params) (sched.Scheduler, error) {
-			return New(configFrom(p)), nil
-		},
-	})
+		DefaultConfig(), func(c Config) (sched.Scheduler, error) { return New(c), nil }))
 }
 
 // Scheduler is sw-delay. Build it with New or by name.
