@@ -83,6 +83,12 @@ type FlowSpec struct {
 	Class    int     // priority class: lower is served first; >= 0
 	RateCap  float64 // bytes/s; 0 = uncapped
 	Tag      int64   // opaque owner id returned on completion
+	// Aggregate is the size of the aggregated transfer this flow is part of
+	// (0: none), such as a job's shuffle from one rack released at once
+	// (JobPacker §4.2). The OCS sees demand per rack pair, so a flow whose
+	// aggregate reaches the elephant threshold may take a circuit even
+	// when it is small itself.
+	Aggregate float64
 }
 
 // Completion reports a finished flow.

@@ -101,11 +101,13 @@ func (n *Network) Start(now float64, f FlowSpec) (FlowID, error) {
 		return 0, fmt.Errorf("network: flow %d->%d: class %d is negative", f.Src, f.Dst, f.Class)
 	case !finite(f.RateCap) || f.RateCap < 0:
 		return 0, fmt.Errorf("network: flow %d->%d: rate cap %v must be finite and >= 0", f.Src, f.Dst, f.RateCap)
+	case !finite(f.Aggregate) || f.Aggregate < 0:
+		return 0, fmt.Errorf("network: flow %d->%d: aggregate %v must be finite and >= 0", f.Src, f.Dst, f.Aggregate)
 	}
 	n.at(now)
 	n.lastID++
 	fl := &flow{id: n.lastID, tag: f.Tag, size: f.Size}
-	fl.elephant = n.ocs != nil && f.Size >= n.cfg.OCS.ElephantThreshold &&
+	fl.elephant = n.ocs != nil && max(f.Size, f.Aggregate) >= n.cfg.OCS.ElephantThreshold &&
 		n.topo.kindOf(int32(f.Src), int32(f.Dst)) != pathIntra
 	fl.key = bundleKey{src: int32(f.Src), dst: int32(f.Dst), elephant: fl.elephant,
 		class: f.Class, cap: f.RateCap, explicit: -1}

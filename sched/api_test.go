@@ -424,3 +424,79 @@ workload:
 		})
 	}
 }
+
+// Two maps on rack 1 (machines 2 and 3) write 60MB each; two reducers on
+// rack 0 (machines 0 and 1) take half of each: 30MB per (map, reducer)
+// pair, 60MB per reducer from rack 1, 120MB for the job. The elephant
+// threshold is 100MB.
+const aggregatedJob = `
+cluster: {racks: 2, machines_per_rack: 2, slots_per_machine: 1, nic: 1GB/s}
+network:
+  topology: hybrid
+  oversubscription: 4
+  ocs: {port_speed: 10GB/s, interval: 10ms, delay: 1ms, elephant: 100MB}
+workload:
+  jobs:
+    - id: A
+      arrival: 0s
+      stages:
+        - {id: map, tasks: [{compute: 1s, output: 60MB, pin: 2}, {compute: 1s, output: 60MB, pin: 3}]}
+        - id: reduce
+          after: [{stage: map, slowstart: 0}]
+          tasks: [{compute: 0s, pin: 0}, {compute: 0s, pin: 1}]
+`
+
+// rackAggregator holds every reducer's fetches until the maps are done,
+// then releases rack 1's bytes either per reducer or for both reducers as
+// one aggregated transfer.
+type rackAggregator struct {
+	firstFit
+	together bool
+	released bool
+}
+
+func (a *rackAggregator) GateFetches(v sched.View, t sched.Task) bool { return true }
+
+func (a *rackAggregator) FetchesReady(v sched.View, t sched.Task, p *sched.Plan) {
+	if a.released {
+		return
+	}
+	var reducers []sched.Task
+	for _, r := range t.Stage().Tasks() {
+		held := 0
+		for _, f := range v.Fetches(r) {
+			if f.Held {
+				held++
+			}
+		}
+		if held < 2 { // both maps' outputs must be held by both reducers
+			return
+		}
+		reducers = append(reducers, r)
+	}
+	a.released = true
+	if a.together {
+		p.ReleaseRackTogether(reducers, 1)
+		return
+	}
+	for _, r := range reducers {
+		p.ReleaseRack(r, 1)
+	}
+}
+
+// Released per reducer, each flow (30MB, aggregate 60MB) stays below the
+// threshold and crosses the EPS; released together, the 120MB aggregate
+// makes every flow eligible, and the circuit carries part of the shuffle.
+func TestReleaseRackTogetherUsesCircuit(t *testing.T) {
+	alone := run(t, aggregatedJob, &rackAggregator{})
+	if alone.Summary.Bytes.OCS != 0 || !near(alone.Summary.Bytes.EPS, 120e6) {
+		t.Errorf("released per reducer: OCS %g, EPS %g bytes; want 0 and 120MB", alone.Summary.Bytes.OCS, alone.Summary.Bytes.EPS)
+	}
+	together := run(t, aggregatedJob, &rackAggregator{together: true})
+	if !(together.Summary.Bytes.OCS > 0) || !near(together.Summary.Bytes.OCS+together.Summary.Bytes.EPS, 120e6) {
+		t.Errorf("released together: OCS %g, EPS %g bytes; want OCS > 0 and 120MB in all", together.Summary.Bytes.OCS, together.Summary.Bytes.EPS)
+	}
+	if !(jct(t, together, "A") < jct(t, alone, "A")) {
+		t.Errorf("the circuit did not help: JCT %g together, %g alone", jct(t, together, "A"), jct(t, alone, "A"))
+	}
+}

@@ -19,6 +19,7 @@ type Backend interface {
 	PlanSetClass(t Task, class int) error
 	PlanRelease(t Task, machine int) error
 	PlanReleaseRack(t Task, rack int) error
+	PlanReleaseTogether(ts []Task, rack int) error
 }
 
 // NewPlan is for the engine: a plan whose entries go to b.
@@ -54,3 +55,11 @@ func (p *Plan) ReleaseFetch(t Task, m int) error { return p.b.PlanRelease(t, m) 
 // ReleaseRack releases every held transfer of gated task t from rack r
 // together (FetchGater: a reducer's shuffle aggregated per source rack).
 func (p *Plan) ReleaseRack(t Task, r int) error { return p.b.PlanReleaseRack(t, r) }
+
+// ReleaseRackTogether releases every held transfer from rack r of all the
+// gated tasks ts (a job's reducers, say) as one aggregated transfer: each
+// flow is marked with the group's total bytes, and on a hybrid network the
+// group may take an optical circuit when that total reaches the elephant
+// threshold (JobPacker §4.2), though each flow alone is small. Every task
+// must hold something from r; otherwise nothing is released.
+func (p *Plan) ReleaseRackTogether(ts []Task, r int) error { return p.b.PlanReleaseTogether(ts, r) }

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/netsched/netsched/internal/state"
@@ -27,7 +28,7 @@ func (e *Engine) pumpFetches(t *state.Task) {
 			return
 		}
 		e.flowSeq++
-		id, err := e.net.Start(e.now, network.FlowSpec{Src: s.Machine, Dst: t.Machine, Size: s.Bytes, Class: class, Tag: e.flowSeq})
+		id, err := e.net.Start(e.now, network.FlowSpec{Src: s.Machine, Dst: t.Machine, Size: s.Bytes, Class: class, Tag: e.flowSeq, Aggregate: s.Aggregate})
 		if err != nil {
 			e.fail("starting a flow for %s: %v", t, err)
 			return
@@ -55,26 +56,68 @@ func (e *Engine) fetchesReady(t *state.Task) {
 // queue, in the order they were held, and starts what the parallel-fetch
 // limit allows.
 func (e *Engine) release(t *state.Task, match func(state.Source) bool, what string) error {
+	if err := e.checkRelease(t, match, what); err != nil {
+		return err
+	}
+	e.moveHeld(t, match, 0)
+	return nil
+}
+
+// releaseTogether releases the held sources of every task in ts that lie in
+// rack r as one aggregated transfer: each flow carries the total, so the
+// group is eligible for a circuit as a whole. Nothing moves unless every
+// task can release.
+func (e *Engine) releaseTogether(ts []*state.Task, r int) error {
+	match := func(s state.Source) bool { return e.rackOf[s.Machine] == r }
+	what := fmt.Sprintf("rack %d", r)
+	total := 0.0
+	for i, t := range ts {
+		if err := e.checkRelease(t, match, what); err != nil {
+			return err
+		}
+		for _, u := range ts[:i] {
+			if u == t {
+				return e.planFail("released %s twice in one aggregated transfer", t)
+			}
+		}
+		for _, s := range t.Fetch.Held {
+			if match(s) {
+				total += s.Bytes
+			}
+		}
+	}
+	for _, t := range ts {
+		e.moveHeld(t, match, total)
+	}
+	return nil
+}
+
+func (e *Engine) checkRelease(t *state.Task, match func(state.Source) bool, what string) error {
 	f := t.Fetch
 	if f == nil || !f.Gated {
 		return e.planFail("released a fetch of %s from %s, but the task is %s with no gated fetches", t, what, t.State)
 	}
-	kept := f.Held[:0]
-	moved := 0
 	for _, s := range f.Held {
 		if match(s) {
+			return nil
+		}
+	}
+	return e.planFail("released a fetch of %s from %s, which holds nothing for it", t, what)
+}
+
+func (e *Engine) moveHeld(t *state.Task, match func(state.Source) bool, aggregate float64) {
+	f := t.Fetch
+	kept := f.Held[:0]
+	for _, s := range f.Held {
+		if match(s) {
+			s.Aggregate = aggregate
 			f.Pending = append(f.Pending, s)
-			moved++
 		} else {
 			kept = append(kept, s)
 		}
 	}
 	f.Held = kept
-	if moved == 0 {
-		return e.planFail("released a fetch of %s from %s, which holds nothing for it", t, what)
-	}
 	e.pumpFetches(t)
-	return nil
 }
 
 // flowDone is the network's completion callback.

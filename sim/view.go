@@ -215,6 +215,22 @@ func (v *view) PlanReleaseRack(st sched.Task, r int) error {
 	return v.e.release(unwrapTask(st), func(s state.Source) bool { return v.e.rackOf[s.Machine] == r }, fmt.Sprintf("rack %d", r))
 }
 
+// PlanReleaseTogether releases the held transfers of tasks from rack r as
+// one aggregated transfer.
+func (v *view) PlanReleaseTogether(ts []sched.Task, r int) error {
+	if r < 0 || r >= v.Racks() {
+		return v.e.planFail("released fetches from rack %d, which does not exist (racks 0-%d)", r, v.Racks()-1)
+	}
+	inner := make([]*state.Task, len(ts))
+	for i, t := range ts {
+		if t.IsZero() {
+			return v.e.planFail("released fetches of no task")
+		}
+		inner[i] = unwrapTask(t)
+	}
+	return v.e.releaseTogether(inner, r)
+}
+
 func (e *Engine) planFail(format string, a ...any) error {
 	e.fail("scheduler %s: "+format, append([]any{e.sc.Scheduler.Name}, a...)...)
 	return e.err

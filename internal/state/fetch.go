@@ -32,6 +32,9 @@ type Source struct {
 	Machine int
 	Bytes   float64
 	Kind    ByteKind
+	// Aggregate is the size of the aggregated transfer a released source
+	// belongs to (Plan.ReleaseRackTogether); 0 when released alone.
+	Aggregate float64
 }
 
 // FlowRec ties a network flow to the task that receives it.
@@ -58,5 +61,5 @@ func (f *FetchState) Add(m int, b float64, k ByteKind, local bool) {
 			return
 		}
 	}
-	*q = append(*q, Source{m, b, k})
+	*q = append(*q, Source{Machine: m, Bytes: b, Kind: k})
 }
