@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 
@@ -274,6 +275,12 @@ func resolveKnowledge(sc *Scenario, f *File, src *source) error {
 		return src.at("knowledge.rate", "expected an error rate between 0 and 1, got %g", k.Rate)
 	case k.Sigma < 0:
 		return src.at("knowledge.sigma", "expected sigma >= 0, got %g", k.Sigma)
+	case !(k.ArrivalShare >= 0 && k.ArrivalShare <= 1):
+		return src.at("knowledge.arrival_share", "expected a share of the jobs between 0 and 1, got %g", k.ArrivalShare)
+	case k.ArrivalJitter < 0 || math.IsInf(float64(k.ArrivalJitter), 0):
+		return src.at("knowledge.arrival_jitter", "expected a duration >= 0, got %v", k.ArrivalJitter)
+	case k.ArrivalShare > 0 && k.ArrivalJitter == 0:
+		return src.at("knowledge.arrival_share", "arrival_share needs arrival_jitter (how far the forecasts are off, like 200s)")
 	}
 	sc.Knowledge = k
 	return nil

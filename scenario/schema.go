@@ -85,6 +85,11 @@ type KnowledgeSpec struct {
 	F     float64 `yaml:"f,omitempty"`     // multiplicative: estimate = truth x f^(2U-1)
 	Rate  float64 `yaml:"rate,omitempty"`  // relative: estimate = truth x (1 +/- rate)
 	Sigma float64 `yaml:"sigma,omitempty"` // gaussian: estimate = truth x (1 + N(0, sigma)), floored at 0
+	// A planner's forecast of a job's arrival is off by U(-ArrivalJitter,
+	// +ArrivalJitter) for a share ArrivalShare of the jobs (JobPacker
+	// §5.4.2); any model.
+	ArrivalShare  float64        `yaml:"arrival_share,omitempty" json:",omitempty"`
+	ArrivalJitter units.Duration `yaml:"arrival_jitter,omitempty" json:",omitempty"`
 }
 
 // WorkloadSpec is exactly one of: explicit jobs, a trace file, a generator.

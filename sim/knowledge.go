@@ -22,10 +22,13 @@ type knowledge struct {
 	rate  float64
 	sigma float64
 	seed  uint64
+	// arrival forecasts: a share of the jobs is off by up to jitter seconds
+	arrivalShare, arrivalJitter float64
 }
 
 func newKnowledge(k scenario.KnowledgeSpec, seed uint64) (*knowledge, error) {
-	kn := &knowledge{model: k.Model, f: k.F, rate: k.Rate, sigma: k.Sigma, seed: seed}
+	kn := &knowledge{model: k.Model, f: k.F, rate: k.Rate, sigma: k.Sigma, seed: seed,
+		arrivalShare: k.ArrivalShare, arrivalJitter: float64(k.ArrivalJitter)}
 	switch k.Model {
 	case "", "exact":
 		kn.model = "exact"
@@ -96,7 +99,7 @@ func mix(x uint64) uint64 {
 // they will be on arrival. A task's input counts its file split and its
 // share of its parent stages' output; outputs given as a ratio follow it.
 func (k *knowledge) forecast(spec *workload.Job, seq int, r *rand.Rand) sched.Forecast {
-	f := sched.Forecast{ID: spec.ID, Arrival: spec.Arrival, Recurring: spec.Recurring, User: spec.User, Queue: spec.Queue,
+	f := sched.Forecast{ID: spec.ID, Arrival: k.arrival(spec.Arrival, seq), Recurring: spec.Recurring, User: spec.User, Queue: spec.Queue,
 		After: append([]string(nil), spec.After...)}
 	outBy := map[string]float64{} // true output of each stage so far, by id
 	for si := range spec.Stages {
@@ -136,4 +139,20 @@ func (k *knowledge) forecast(spec *workload.Job, seq int, r *rand.Rand) sched.Fo
 		f.Stages = append(f.Stages, sf)
 	}
 	return f
+}
+
+// arrival is the forecast arrival of the job that arrives seq-th: for a
+// share of the jobs (chosen by hash) the truth plus U(-jitter, +jitter),
+// never before time 0 (JobPacker §5.4.2 delays f% of the jobs by up to
+// ±200 s).
+func (k *knowledge) arrival(truth float64, seq int) float64 {
+	if k.arrivalShare == 0 {
+		return truth
+	}
+	h := mix(k.seed ^ mix(uint64(seq)<<20^0xa771) ^ 0x5eed)
+	if float64(h>>11)/(1<<53) >= k.arrivalShare {
+		return truth
+	}
+	u := float64(mix(h)>>11) / (1 << 53)
+	return math.Max(0, truth+k.arrivalJitter*(2*u-1))
 }
