@@ -42,6 +42,61 @@ type TaskRecord struct {
 	InputDone, Finish  float64
 	InputBytes, Output float64
 	Locality           string
+	CrossRack          float64 // bytes fetched from other racks
+	Saturated          bool    // the network monitor said saturated when the task took its slot
+}
+
+// StageRecord is one finished stage (a cotask, CSS): a row of stages.csv.
+type StageRecord struct {
+	Job, Stage string
+	Tasks      int
+	Ready      float64 // first task ready
+	Start      float64 // first task took a slot
+	Finish     float64 // last task finished
+	// CCT is the cotask completion time, CSS §I: from the start of its first
+	// flow or task (a task starts before its flows) to the end of its last
+	// task, Finish - Start.
+	CCT float64
+	// InputWait is the mean time its tasks spent in the input phase
+	// (fetching, or waiting for parents' output): CSS Fig. 4c's reducer
+	// wait for data.
+	InputWait float64
+	Parents   int // parent stages (0: a map-like stage)
+}
+
+// WorkflowRecord is one finished workflow (Dawn): the jobs linked by
+// workflow dependencies, named by the first of them to arrive.
+type WorkflowRecord struct {
+	ID             string
+	Jobs           int
+	Submit, Finish float64 // first arrival, last finish
+	WCT            float64 // Finish - Submit
+	InputBytes     float64
+	ShuffleBytes   float64
+	DepBytes       float64
+	CrossRack      float64
+}
+
+// TaskPeriods counts finished tasks by the network's state when they took
+// a slot, and whether they fetched across racks (Dawn Fig. 14).
+type TaskPeriods struct {
+	Saturated            int `json:"saturated"`
+	SaturatedCrossRack   int `json:"saturated_cross_rack"`
+	Unsaturated          int `json:"unsaturated"`
+	UnsaturatedCrossRack int `json:"unsaturated_cross_rack"`
+}
+
+// WorkflowSummary summarises the workflows of a run with dependent jobs.
+type WorkflowSummary struct {
+	Count int   `json:"count"`
+	WCT   Stats `json:"wct"`
+}
+
+// Window counts what finished within Seconds of the first arrival.
+type Window struct {
+	Seconds   float64 `json:"seconds"`
+	Jobs      int     `json:"jobs"`
+	Workflows int     `json:"workflows"`
 }
 
 // Bytes counts bytes moved by kind and scope.

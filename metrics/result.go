@@ -33,6 +33,13 @@ type Summary struct {
 	MonitorSamples  int            `json:"monitor_samples"`
 	Congested       int            `json:"congested_samples"` // samples with cross-rack utilisation >= threshold
 	OCSReconfigs    int            `json:"ocs_reconfigurations"`
+	// Cotasks (CSS): completion time per stage, and the mean input-phase
+	// time of tasks of stages with parents (a reducer's wait for data).
+	CCT         Stats            `json:"cct"`
+	ReducerWait Stats            `json:"reducer_wait"`
+	Workflows   *WorkflowSummary `json:"workflows,omitempty"`       // when jobs depend on jobs
+	TaskPeriods *TaskPeriods     `json:"tasks_by_period,omitempty"` // when the monitor sampled
+	Window      *Window          `json:"window,omitempty"`          // when output.window is set
 }
 
 // BinStats is JCT per job-size bin.
@@ -68,8 +75,10 @@ type TimelineRow struct {
 type Result struct {
 	Summary  Summary
 	Jobs     []JobRecord
-	Tasks    []TaskRecord // only when requested
-	Timeline []TimelineRow
+	Tasks     []TaskRecord // only when requested
+	Stages    []StageRecord
+	Workflows []WorkflowRecord // nil without workflow dependencies
+	Timeline  []TimelineRow
 	Timing   Timing
 }
 
@@ -88,6 +97,10 @@ func (r *Result) Files() ([]outdir.File, error) {
 		{Name: "summary.json", Data: append(sum, '\n')},
 		{Name: "jobs.csv", Data: r.jobsCSV()},
 		{Name: "timing.json", Data: append(tim, '\n')},
+	}
+	files = append(files, outdir.File{Name: "stages.csv", Data: r.stagesCSV()})
+	if r.Workflows != nil {
+		files = append(files, outdir.File{Name: "workflows.csv", Data: r.workflowsCSV()})
 	}
 	if r.Tasks != nil {
 		files = append(files, outdir.File{Name: "tasks.csv", Data: r.tasksCSV()})
@@ -121,10 +134,29 @@ func (r *Result) jobsCSV() []byte {
 }
 
 func (r *Result) tasksCSV() []byte {
-	rows := [][]string{{"job_id", "stage", "index", "machine", "ready", "start", "input_done", "finish", "input_bytes", "output_bytes", "locality"}}
+	rows := [][]string{{"job_id", "stage", "index", "machine", "ready", "start", "input_done", "finish", "input_bytes", "output_bytes", "locality",
+		"cross_rack_bytes", "saturated_at_start"}}
 	for _, t := range r.Tasks {
 		rows = append(rows, []string{t.Job, t.Stage, strconv.Itoa(t.Index), strconv.Itoa(t.Machine), F(t.Ready), F(t.Start),
-			F(t.InputDone), F(t.Finish), F(t.InputBytes), F(t.Output), t.Locality})
+			F(t.InputDone), F(t.Finish), F(t.InputBytes), F(t.Output), t.Locality, F(t.CrossRack), strconv.FormatBool(t.Saturated)})
+	}
+	return csvBytes(rows)
+}
+
+func (r *Result) stagesCSV() []byte {
+	rows := [][]string{{"job_id", "stage", "tasks", "parents", "ready", "start", "finish", "cct", "input_wait"}}
+	for _, s := range r.Stages {
+		rows = append(rows, []string{s.Job, s.Stage, strconv.Itoa(s.Tasks), strconv.Itoa(s.Parents), F(s.Ready), F(s.Start),
+			F(s.Finish), F(s.CCT), F(s.InputWait)})
+	}
+	return csvBytes(rows)
+}
+
+func (r *Result) workflowsCSV() []byte {
+	rows := [][]string{{"workflow_id", "jobs", "submit", "finish", "wct", "input_bytes", "shuffle_bytes", "dependent_bytes", "cross_rack_bytes"}}
+	for _, w := range r.Workflows {
+		rows = append(rows, []string{w.ID, strconv.Itoa(w.Jobs), F(w.Submit), F(w.Finish), F(w.WCT), F(w.InputBytes),
+			F(w.ShuffleBytes), F(w.DepBytes), F(w.CrossRack)})
 	}
 	return csvBytes(rows)
 }

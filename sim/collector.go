@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"math"
+
 	"github.com/netsched/netsched/internal/state"
 	"github.com/netsched/netsched/metrics"
 	"github.com/netsched/netsched/network"
@@ -22,10 +24,16 @@ type collector struct {
 	firstArr  float64
 	lastFin   float64
 	nTasks    int
+
+	stages    []metrics.StageRecord
+	waits     []float64           // input-phase time of tasks of stages with parents
+	parentsOf map[string][]string // job id -> parent job ids (workflows)
+	saturated bool                // the latest monitor sample's verdict
+	periods   metrics.TaskPeriods
 }
 
 func newCollector(sc *scenario.Scenario) *collector {
-	c := &collector{sc: sc, firstArr: -1}
+	c := &collector{sc: sc, firstArr: -1, parentsOf: map[string][]string{}}
 	if sc.Output.Tasks {
 		c.tasks = []metrics.TaskRecord{}
 	}
@@ -47,6 +55,7 @@ func (c *collector) transfer(t *state.Task, s state.Source, rackOf []int) {
 	default:
 		scope.CrossRack += s.Bytes
 		j.BytesCross += s.Bytes
+		t.CrossRackBytes += s.Bytes
 	}
 	switch s.Kind {
 	case state.KindInput:
@@ -63,6 +72,7 @@ func (c *collector) transfer(t *state.Task, s state.Source, rackOf []int) {
 // takes a slot: the share of its root-stage tasks (maps) finished by then.
 // §3 names no stage for a job with several roots: all of them are its maps.
 func (c *collector) started(t *state.Task) {
+	t.SaturatedAtStart = c.saturated
 	j := t.Job()
 	if len(t.Stage.Parents) == 0 || j.MapProgress >= 0 {
 		return
@@ -79,12 +89,45 @@ func (c *collector) started(t *state.Task) {
 
 func (c *collector) task(t *state.Task, rackOf []int) {
 	c.nTasks++
+	cross := t.CrossRackBytes > 0
+	switch {
+	case t.SaturatedAtStart && cross:
+		c.periods.SaturatedCrossRack++
+	case t.SaturatedAtStart:
+		c.periods.Saturated++
+	case cross:
+		c.periods.UnsaturatedCrossRack++
+	default:
+		c.periods.Unsaturated++
+	}
+	if len(t.Stage.Parents) > 0 {
+		c.waits = append(c.waits, t.InputDoneAt-t.StartAt)
+	}
+	if st := t.Stage; st.Finished == len(st.Tasks) {
+		c.stage(st)
+	}
 	if c.tasks == nil {
 		return
 	}
 	loc := state.LocalityOf(t, t.Machine, rackOf).String()
 	c.tasks = append(c.tasks, metrics.TaskRecord{Job: t.Job().ID, Stage: t.Stage.ID, Index: t.Index, Machine: t.Machine,
-		Ready: t.ReadyAt, Start: t.StartAt, InputDone: t.InputDoneAt, Finish: t.FinishAt, InputBytes: t.InputBytes, Output: t.OutputBytes, Locality: loc})
+		Ready: t.ReadyAt, Start: t.StartAt, InputDone: t.InputDoneAt, Finish: t.FinishAt, InputBytes: t.InputBytes, Output: t.OutputBytes, Locality: loc,
+		CrossRack: t.CrossRackBytes, Saturated: t.SaturatedAtStart})
+}
+
+// stage records a stage whose last task just finished.
+func (c *collector) stage(st *state.Stage) {
+	r := metrics.StageRecord{Job: st.Job.ID, Stage: st.ID, Tasks: len(st.Tasks), Parents: len(st.Parents),
+		Ready: math.Inf(1), Start: math.Inf(1)}
+	for _, t := range st.Tasks {
+		r.Ready = min(r.Ready, t.ReadyAt)
+		r.Start = min(r.Start, t.StartAt)
+		r.Finish = max(r.Finish, t.FinishAt)
+		r.InputWait += t.InputDoneAt - t.StartAt
+	}
+	r.CCT = r.Finish - r.Start
+	r.InputWait /= float64(len(st.Tasks))
+	c.stages = append(c.stages, r)
 }
 
 func (c *collector) job(j *state.Job) {
@@ -92,6 +135,13 @@ func (c *collector) job(j *state.Job) {
 		c.firstArr = j.Arrival
 	}
 	c.lastFin = max(c.lastFin, j.Finish)
+	if len(j.Parents) > 0 {
+		ids := make([]string, len(j.Parents))
+		for i, p := range j.Parents {
+			ids[i] = p.ID
+		}
+		c.parentsOf[j.ID] = ids
+	}
 	c.jobs = append(c.jobs, metrics.JobRecord{ID: j.ID, User: j.User, Queue: j.Queue, Arrival: j.Arrival, Start: j.Start,
 		Finish: j.Finish, JCT: j.Finish - j.Arrival, Tasks: j.TasksTotal, InputBytes: j.BytesIn, ShuffleBytes: j.BytesShuffle,
 		DepBytes: j.BytesDep, CrossRack: j.BytesCross, OutputBytes: j.BytesOut, LocalMaps: j.LocalMaps, FileTasks: j.DFSMaps, Class: j.Class,
@@ -100,6 +150,7 @@ func (c *collector) job(j *state.Job) {
 
 func (c *collector) sample(s network.Sample) {
 	c.samples++
+	c.saturated = s.Saturated
 	if s.Saturated {
 		c.congested++
 	}
@@ -160,5 +211,96 @@ func (c *collector) result(e *Engine) *metrics.Result {
 	s.Bytes.Total = s.Bytes.Input.Add(s.Bytes.Shuffle).Add(s.Bytes.Dependent)
 	ns := e.net.Stats()
 	s.Bytes.EPS, s.Bytes.OCS, s.OCSReconfigs = ns.EPSBytes, ns.OCSBytes, ns.Reconfigurations
-	return &metrics.Result{Summary: s, Jobs: c.jobs, Tasks: c.tasks, Timeline: c.timeline}
+	ccts := make([]float64, len(c.stages))
+	for i, st := range c.stages {
+		ccts[i] = st.CCT
+	}
+	s.CCT, s.ReducerWait = metrics.Summarize(ccts), metrics.Summarize(c.waits)
+	if c.samples > 0 {
+		p := c.periods
+		s.TaskPeriods = &p
+	}
+	wfs := c.workflows()
+	if wfs != nil {
+		wcts := make([]float64, len(wfs))
+		for i, w := range wfs {
+			wcts[i] = w.WCT
+		}
+		s.Workflows = &metrics.WorkflowSummary{Count: len(wfs), WCT: metrics.Summarize(wcts)}
+	}
+	if w := float64(c.sc.Output.Window); w > 0 && len(c.jobs) > 0 {
+		s.Window = &metrics.Window{Seconds: w}
+		for _, j := range c.jobs {
+			if j.Finish <= c.firstArr+w {
+				s.Window.Jobs++
+			}
+		}
+		for _, wf := range wfs {
+			if wf.Finish <= c.firstArr+w {
+				s.Window.Workflows++
+			}
+		}
+	}
+	return &metrics.Result{Summary: s, Jobs: c.jobs, Tasks: c.tasks, Stages: c.stages, Workflows: wfs, Timeline: c.timeline}
+}
+
+// workflows groups the finished jobs into workflows: the connected
+// components of the job dependencies, each named by its first job (by
+// arrival, then finish order). Nil when no job depends on another.
+func (c *collector) workflows() []metrics.WorkflowRecord {
+	if len(c.parentsOf) == 0 {
+		return nil
+	}
+	index := make(map[string]int, len(c.jobs))
+	for i, j := range c.jobs {
+		index[j.ID] = i
+	}
+	root := make([]int, len(c.jobs)) // union-find over job indices
+	for i := range root {
+		root[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for root[i] != i {
+			root[i] = root[root[i]]
+			i = root[i]
+		}
+		return i
+	}
+	for i, j := range c.jobs {
+		for _, p := range c.parentsOf[j.ID] {
+			if k, ok := index[p]; ok {
+				a, b := find(i), find(k)
+				if a > b {
+					a, b = b, a
+				}
+				root[b] = a
+			}
+		}
+	}
+	byRoot := map[int]int{}
+	var out []metrics.WorkflowRecord
+	for i, j := range c.jobs {
+		r := find(i)
+		k, ok := byRoot[r]
+		if !ok {
+			k = len(out)
+			byRoot[r] = k
+			out = append(out, metrics.WorkflowRecord{ID: j.ID, Submit: j.Arrival, Finish: j.Finish})
+		}
+		w := &out[k]
+		if j.Arrival < w.Submit {
+			w.ID, w.Submit = j.ID, j.Arrival
+		}
+		w.Finish = max(w.Finish, j.Finish)
+		w.Jobs++
+		w.InputBytes += j.InputBytes
+		w.ShuffleBytes += j.ShuffleBytes
+		w.DepBytes += j.DepBytes
+		w.CrossRack += j.CrossRack
+	}
+	for i := range out {
+		out[i].WCT = out[i].Finish - out[i].Submit
+	}
+	return out
 }

@@ -128,6 +128,11 @@ type Task struct {
 	InputDoneAt  float64
 	FinishAt     float64
 	ReceivedByte float64 // bytes received so far (node-local included)
+	// CrossRackBytes is what the task fetched from other racks;
+	// SaturatedAtStart is the network monitor's verdict when it took its
+	// slot (Dawn Fig. 14).
+	CrossRackBytes   float64
+	SaturatedAtStart bool
 
 	Fetch *FetchState
 }

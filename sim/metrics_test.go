@@ -1,0 +1,80 @@
+package sim_test
+
+import (
+	"fmt"
+	"testing"
+)
+
+// Workflow, cotask and task-period metrics on a hand-made run. Two racks
+// of one machine, one slot each, 1MB/s NICs.
+//
+//	A/map     m0  0-1               writes 2MB
+//	A/reduce  m1  1-4  (fetches 2MB across racks 1-3, computes 3-4)
+//	B         m0  4-6  (after A: blocked until 4)
+//	C         m1  6.5-7.5
+//
+// Workflows {A, B} (WCT 6) and {C} (WCT 1). Stages' CCTs 1, 3, 2, 1
+// (mean 1.75); the one task of a stage with parents waited 2 s for data.
+// Within 5 s of the first arrival only A finished.
+const workflowRun = `
+cluster: {racks: 2, machines_per_rack: 1, slots_per_machine: 1, nic: 1MB/s}
+network: {topology: two-tier}
+output: {window: 5s, tasks: true}
+scheduler: fifo
+workload:
+  jobs:
+    - id: A
+      stages:
+        - {id: map, tasks: [{compute: 1s, output: 2MB, pin: 0}]}
+        - {id: reduce, after: [{stage: map, slowstart: 1}], tasks: [{compute: 1s, output: 0B, pin: 1}]}
+    - {id: B, after: [A], stages: [{id: s, tasks: [{compute: 2s, pin: 0}]}]}
+    - {id: C, arrival: 6.5s, stages: [{id: s, tasks: [{compute: 1s, pin: 1}]}]}
+`
+
+func TestWorkflowAndCotaskMetrics(t *testing.T) {
+	r := run(t, workflowRun)
+	s := r.Summary
+	if s.Workflows == nil || s.Workflows.Count != 2 || !near(s.Workflows.WCT.Mean, 3.5) || !near(s.Workflows.WCT.Max, 6) {
+		t.Errorf("workflows %+v, want 2 with WCTs 6 and 1", s.Workflows)
+	}
+	var got []string
+	for _, w := range r.Workflows {
+		got = append(got, fmt.Sprintf("%s:%d:%g", w.ID, w.Jobs, w.WCT))
+	}
+	if fmt.Sprint(got) != "[A:2:6 C:1:1]" {
+		t.Errorf("workflow records %v, want [A:2:6 C:1:1]", got)
+	}
+	got = nil
+	for _, st := range r.Stages {
+		got = append(got, fmt.Sprintf("%s/%s:%g-%g:%g", st.Job, st.Stage, st.Start, st.Finish, st.InputWait))
+	}
+	if fmt.Sprint(got) != "[A/map:0-1:0 A/reduce:1-4:2 B/s:4-6:0 C/s:6.5-7.5:0]" {
+		t.Errorf("stage records %v", got)
+	}
+	if s.CCT.Count != 4 || !near(s.CCT.Mean, 1.75) || s.ReducerWait.Count != 1 || !near(s.ReducerWait.Mean, 2) {
+		t.Errorf("cct %+v reducer wait %+v, want mean 1.75 over 4 and 2 over 1", s.CCT, s.ReducerWait)
+	}
+	if s.Window == nil || s.Window.Jobs != 1 || s.Window.Workflows != 0 || s.Window.Seconds != 5 {
+		t.Errorf("window %+v, want 1 job and no workflow in 5 s", s.Window)
+	}
+	p := s.TaskPeriods
+	if p == nil || p.Saturated+p.SaturatedCrossRack+p.Unsaturated+p.UnsaturatedCrossRack != 4 || p.SaturatedCrossRack+p.UnsaturatedCrossRack != 1 {
+		t.Errorf("task periods %+v, want 4 tasks, 1 of them fetching across racks", p)
+	}
+	for _, tr := range r.Tasks {
+		if want := map[bool]float64{true: 2e6, false: 0}[tr.Stage == "reduce"]; tr.CrossRack != want {
+			t.Errorf("%s/%s fetched %g bytes across racks, want %g", tr.Job, tr.Stage, tr.CrossRack, want)
+		}
+	}
+}
+
+// Without job dependencies there are no workflow records or summary.
+func TestNoWorkflowsWithoutDependencies(t *testing.T) {
+	r := run(t, `
+cluster: {racks: 1, machines_per_rack: 1, slots_per_machine: 1, nic: 1MB/s}
+workload: {jobs: [{id: A, stages: [{id: s, tasks: [{compute: 1s}]}]}]}
+`)
+	if r.Workflows != nil || r.Summary.Workflows != nil || r.Summary.Window != nil {
+		t.Errorf("workflows %v, summary %+v, window %+v; want none", r.Workflows, r.Summary.Workflows, r.Summary.Window)
+	}
+}
