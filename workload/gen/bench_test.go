@@ -27,7 +27,7 @@ func BenchmarkFB2010(b *testing.B) {
 	}
 }
 
-// BenchmarkWorkflow generates 100 ML and TPC-H workflows (about 1,300 jobs).
+// BenchmarkWorkflow generates 100 ML and TPC-H workflows (about 1,200 jobs).
 func BenchmarkWorkflow(b *testing.B) {
 	w, err := gen.ParseWorkflow(map[string]any{"mix": map[string]any{"kmeans": 1, "bayes": 1, "pagerank": 1, "mf": 1, "lda": 1, "tpch": 1}}, nil)
 	if err != nil {

@@ -89,8 +89,8 @@ func (g *msSource) Next() (*workload.Job, bool, error) {
 	if g.done || g.m.Count > 0 && g.i >= g.m.Count {
 		return nil, false, nil
 	}
-	t := g.clock.next()
-	if !g.m.more(g.i, t) {
+	t, ok := g.clock.next()
+	if !ok || !g.m.more(g.i, t) {
 		g.done = true
 		return nil, false, nil
 	}

@@ -2,23 +2,47 @@ package gen
 
 import (
 	"fmt"
-	"math/rand/v2"
 )
 
-// A shape is a workflow's job DAG: jobs in topological order, each naming
-// its role (which sets its data ratios), its parent jobs (indices of
-// earlier jobs) and, for root jobs, its share of the workflow's input.
+// A shape is a workflow's job DAG: jobs in topological order, each with
+// the files it reads, its parent jobs (indices of earlier jobs) and the
+// data ratios that size it. The same shape gives the MapReduce form (one
+// job per entry, linked by Job.After) and the Tez form (one multi-stage
+// job, tez.go).
 type shapeJob struct {
 	name    string
-	role    string
+	role    string // ML: the `ratios` role; TPC-H: join, group or order
 	parents []int
-	input   float64 // share of the workflow input read from the DFS (roots)
+	reads   []tableRead // files read from the DFS
+	// dep is the map-side ratio on the bytes read from parent jobs (map
+	// output / bytes read); out is reduce output / shuffle.
+	dep, out float64
+	// key names the column the job's shuffle partitions by ("" for none):
+	// the Tez form links a job to a parent partitioned the same way without
+	// a new shuffle.
+	key string
+	// join marks a job that combines several inputs (a join, or an ML step
+	// that reads a model next to the data): in the Tez form its small
+	// inputs may be broadcast.
+	join bool
+}
+
+// tableRead is one file a job reads: share is its part of the workflow's
+// input bytes, sel its map-side ratio (filter x projection: map output /
+// bytes read).
+type tableRead struct {
+	table string
+	share float64
+	sel   float64
 }
 
 // Kinds of workflow, in the order options list them. The ML ones follow
-// Dawn Table 2 (HiBench / Mahout, DAG depths 11, 8, 11, 21, 18); tpch is a
-// TPC-H-like query (Dawn §5.2, average depth 6).
+// Dawn Table 2 (HiBench / Mahout, DAG depths 11, 8, 11, 21, 18); tpch is
+// one of the 22 TPC-H queries (tpch.go).
 var Kinds = []string{"kmeans", "bayes", "pagerank", "mf", "lda", "tpch"}
+
+// mlKinds are the kinds whose shapes the roles' ratios size.
+var mlKinds = Kinds[:5]
 
 // kindInputs are Dawn Table 2's input sizes per benchmark (GB, one drawn at
 // random per workflow) and Dawn §5.2's 50 GB TPC-H input.
@@ -31,21 +55,21 @@ var kindInputs = map[string][]float64{
 	"tpch":     {50e9},
 }
 
-// iterative builds prep -> init -> iter1..iterN -> final, where every
-// iteration (and the final pass) also reads the prepared data: HiBench's
+// iterative builds load -> init -> iter1..iterN -> final, where every
+// iteration (and the final pass) also reads the loaded data: HiBench's
 // K-means and PageRank, Mahout's ALS and CVB all re-read the dataset each
-// iteration. Depth = iterations + 3.
+// iteration next to the current model. Depth = iterations + 3.
 func iterative(init string, iters int, final string) []shapeJob {
-	js := []shapeJob{{name: "prep", role: "prep", input: 1}, {name: init, role: "init", parents: []int{0}}}
+	js := []shapeJob{{name: "prep", role: "load", reads: []tableRead{{table: "input", share: 1}}},
+		{name: init, role: "init", parents: []int{0}}}
 	for i := 1; i <= iters; i++ {
-		js = append(js, shapeJob{name: fmt.Sprintf("iter%d", i), role: "iter", parents: []int{len(js) - 1, 0}})
+		js = append(js, shapeJob{name: fmt.Sprintf("iter%d", i), role: "iter", parents: []int{len(js) - 1, 0}, join: true})
 	}
-	return append(js, shapeJob{name: final, role: "final", parents: []int{len(js) - 1, 0}})
+	return append(js, shapeJob{name: final, role: "final", parents: []int{len(js) - 1, 0}, join: true})
 }
 
-// shape returns the DAG of one workflow of a kind; tpch depths are drawn
-// from r uniformly in [minDepth, maxDepth].
-func shape(kind string, r *rand.Rand, minDepth, maxDepth int) []shapeJob {
+// mlShape returns the DAG of an ML kind, ratios not yet applied.
+func mlShape(kind string) []shapeJob {
 	switch kind {
 	case "kmeans": // depth 11: 8 iterations (Dawn: levels 3-10 repeat)
 		return iterative("seed", 8, "cluster")
@@ -61,41 +85,17 @@ func shape(kind string, r *rand.Rand, minDepth, maxDepth int) []shapeJob {
 		return iterative("init-model", 15, "infer")
 	case "bayes": // depth 8: seq2sparse (tokenize .. tfidf) then trainnb and test
 		return []shapeJob{
-			{name: "tokenize", role: "prep", input: 1},
+			{name: "tokenize", role: "load", reads: []tableRead{{table: "input", share: 1}}},
 			{name: "wordcount", role: "agg", parents: []int{0}},
-			{name: "tf-vectors", role: "prep", parents: []int{0, 1}},
+			{name: "tf-vectors", role: "prep", parents: []int{0, 1}, join: true},
 			{name: "df-count", role: "agg", parents: []int{2}},
-			{name: "tfidf", role: "prep", parents: []int{2, 3}},
+			{name: "tfidf", role: "prep", parents: []int{2, 3}, join: true},
 			{name: "train-weights", role: "agg", parents: []int{4}},
-			{name: "train-thetas", role: "iter", parents: []int{4, 5}},
-			{name: "test", role: "final", parents: []int{4, 6}},
+			{name: "train-thetas", role: "iter", parents: []int{4, 5}, join: true},
+			{name: "test", role: "final", parents: []int{4, 6}, join: true},
 		}
 	}
-	return tpch(r.IntN(maxDepth-minDepth+1) + minDepth)
-}
-
-// tpch is a left-deep join query of the given depth (>= 4): depth-2 table
-// scans at level 1, a chain of depth-3 joins each taking the previous
-// result and one more scan (two parents), then aggregate and order.
-// Scan i reads a 1/(i+1) Zipf share of the input, so the first table
-// (lineitem-like) is the largest.
-func tpch(depth int) []shapeJob {
-	joins := depth - 3
-	var js []shapeJob
-	total := 0.0
-	for i := 0; i <= joins; i++ {
-		total += 1 / float64(i+1)
-	}
-	for i := 0; i <= joins; i++ {
-		js = append(js, shapeJob{name: fmt.Sprintf("scan%d", i+1), role: "scan", input: 1 / float64(i+1) / total})
-	}
-	prev := 0
-	for i := 1; i <= joins; i++ {
-		js = append(js, shapeJob{name: fmt.Sprintf("join%d", i), role: "join", parents: []int{prev, i}})
-		prev = len(js) - 1
-	}
-	js = append(js, shapeJob{name: "aggregate", role: "agg", parents: []int{prev}})
-	return append(js, shapeJob{name: "order", role: "order", parents: []int{len(js) - 1}})
+	panic("gen: no ML shape for " + kind)
 }
 
 // depth is the number of jobs on the longest path of a shape.
@@ -116,21 +116,93 @@ func depth(js []shapeJob) int {
 // shuffle (output) ratios.
 type Ratios struct{ Shuffle, Output float64 }
 
-// Roles lists the job roles whose ratios can be set.
-var Roles = []string{"prep", "init", "iter", "final", "agg", "scan", "join", "order"}
+// Roles lists the ML job roles whose ratios can be set (TPC-H jobs carry
+// their own, tpch.go).
+var Roles = []string{"load", "prep", "init", "iter", "final", "agg"}
 
-// defaultRatios are our choices (Dawn §2.2 reports only that dependent and
-// intermediate data are large next to the first level's input and that
-// SELECT-like steps shrink data while JOIN/ORDER keep or grow it):
-// preparation passes keep the data; ML iterations and aggregations shrink
-// it to a model or summary; scans filter; joins and sorts keep it.
+// defaultRatios size the ML shapes. Every job after the first maps all it
+// reads (shuffle 1): K-means assigns each point to a centroid, PageRank
+// sends rank along every edge, ALS and CVB regroup the ratings or tokens by
+// the other key, so a job's intermediate data is its input. Dawn §2.2 then
+// says dependent and intermediate data are each about 12 times the input
+// (DependentRatio); with shuffle 1 the two are equal, and the load job's
+// output (the dataset every iteration re-reads) is calibrated per kind to
+// reach the ratio (calibrateLoad). Models, seeds and counts are small
+// (output 0.01-0.05 of what the job read): our choice.
 var defaultRatios = map[string]Ratios{
+	"load":  {1, 0}, // output calibrated unless set
 	"prep":  {1, 1},
-	"init":  {0.1, 0.1},
-	"iter":  {0.1, 0.1},
-	"final": {0.1, 1},
-	"agg":   {0.1, 0.5},
-	"scan":  {0.3, 1},
-	"join":  {1, 0.5},
-	"order": {1, 1},
+	"init":  {1, 0.01},
+	"iter":  {1, 0.01},
+	"final": {1, 0.1},
+	"agg":   {1, 0.05},
+}
+
+// DependentRatio is Dawn §2.2's "the average ratio of dependent data size
+// and intermediate data size to the input data size in machine learning
+// workloads is about 1/12", read as input : dependent = input :
+// intermediate = 1 : 12 (the sentence illustrates "both ... are much larger
+// than the input", so the 1/12 is the input's side).
+const DependentRatio = 12
+
+// applyRatios fills the ML shape's ratios from the roles.
+func applyRatios(js []shapeJob, ratios map[string]Ratios) {
+	for i := range js {
+		r := ratios[js[i].role]
+		js[i].dep, js[i].out = r.Shuffle, r.Output
+		for k := range js[i].reads {
+			js[i].reads[k].sel = r.Shuffle
+		}
+	}
+}
+
+// calibrateLoad sets the output ratio of the kind's load job so that the
+// bytes its later jobs read from their parents are target x the input.
+// Everything after the load job is linear in its output, so one sizing
+// with a unit output gives the factor.
+func calibrateLoad(js []shapeJob, target float64) {
+	for i := range js {
+		if js[i].role == "load" {
+			js[i].out = 1 / js[i].reads[0].sel
+		}
+	}
+	var dep float64
+	for _, s := range size(js, 1) {
+		dep += s.dep
+	}
+	for i := range js {
+		if js[i].role == "load" {
+			js[i].out *= target / dep
+		}
+	}
+}
+
+// sized is a shape job with its expected bytes for one workflow input.
+type sized struct {
+	*shapeJob
+	file    float64 // read from the DFS
+	fileOut float64 // map output of the file part
+	dep     float64 // read from parent jobs
+	shuffle float64 // map output
+	output  float64 // reduce output
+}
+
+// size pushes input bytes through a shape: a job reads its files and its
+// parents' outputs, maps them by its ratios and reduces by out.
+func size(js []shapeJob, input float64) []sized {
+	out := make([]sized, len(js))
+	for i := range js {
+		s := sized{shapeJob: &js[i]}
+		for _, r := range js[i].reads {
+			s.file += input * r.share
+			s.fileOut += input * r.share * r.sel
+		}
+		for _, p := range js[i].parents {
+			s.dep += out[p].output
+		}
+		s.shuffle = s.fileOut + s.dep*js[i].dep
+		s.output = s.shuffle * js[i].out
+		out[i] = s
+	}
+	return out
 }

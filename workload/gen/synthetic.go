@@ -130,8 +130,8 @@ func (g *synthSource) Next() (*workload.Job, bool, error) {
 	if g.done || g.s.Count > 0 && g.i >= g.s.Count {
 		return nil, false, nil
 	}
-	t := g.clock.next()
-	if !g.s.more(g.i, t) {
+	t, ok := g.clock.next()
+	if !ok || !g.s.more(g.i, t) {
 		g.done = true
 		return nil, false, nil
 	}
