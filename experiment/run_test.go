@@ -126,7 +126,7 @@ func TestInvalidCellIsRecordedNotFatal(t *testing.T) {
 		t.Fatalf("cells %+v", m.Cells)
 	}
 	id := m.Cells[1].ID
-	want := "cells/" + id + "/scenario.yaml:4:10: cluster.racks: expected an integer >= 1, got 0"
+	want := "cells/" + id + "/scenario.yaml:4:10: cluster.racks: expected an integer between 1 and 100000, got 0"
 	if m.Cells[1].Error != want {
 		t.Errorf("error %q\nwant  %q", m.Cells[1].Error, want)
 	}

@@ -18,6 +18,9 @@ type doc struct {
 }
 
 func parseYAML(name string, data []byte) (*doc, error) {
+	if err := scenario.CheckNesting(name, data); err != nil {
+		return nil, err
+	}
 	file, err := parser.ParseBytes(data, 0)
 	if err != nil {
 		line, col := 1, 1

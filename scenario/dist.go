@@ -25,16 +25,17 @@ type (
 
 // quantity is what the values of one kind of distribution measure.
 type quantity struct {
-	what   string // for messages
+	what   string  // for messages
+	max    float64 // the largest value accepted (workload's limits)
 	parse  func(string) (float64, error)
 	format func(float64) any
 	zipf   bool // rank weights only make sense for unitless shares
 }
 
 var (
-	sizeQ     = quantity{what: "size", parse: units.ParseBytes, format: func(v float64) any { return exactBytes(v) }}
-	durationQ = quantity{what: "duration", parse: units.ParseDuration, format: func(v float64) any { return exactDuration(v) }}
-	numberQ   = quantity{what: "number", parse: parseNumber, format: func(v float64) any { return v }, zipf: true}
+	sizeQ     = quantity{what: "size", max: workload.MaxBytes, parse: units.ParseBytes, format: func(v float64) any { return exactBytes(v) }}
+	durationQ = quantity{what: "duration", max: workload.MaxSeconds, parse: units.ParseDuration, format: func(v float64) any { return exactDuration(v) }}
+	numberQ   = quantity{what: "number", max: workload.MaxShare, parse: parseNumber, format: func(v float64) any { return v }, zipf: true}
 )
 
 func parseNumber(s string) (float64, error) {
@@ -169,6 +170,9 @@ func parseQuantity(n ast.Node, text string, q quantity) (float64, error) {
 	}
 	if v < 0 {
 		return 0, errAt(n, "%s %s is negative; expected a value >= 0", q.what, text)
+	}
+	if v > q.max {
+		return 0, errAt(n, "%s %s is beyond the limit %g; expected a value <= %g", q.what, text, q.max, q.max)
 	}
 	return v, nil
 }

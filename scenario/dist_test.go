@@ -75,7 +75,7 @@ func TestDistErrors(t *testing.T) {
 		{"b: {dist: uniform, min: 1MB, max: []}", "t.yaml:1:35: b.max: expected a size, got a sequence"},
 		{"b: {dist: lognormal, median: 1MB, sigma: 1MB}", `t.yaml:1:42: b.sigma: "1MB" is not a number`},
 		{"d: {dist: exponential, mean: soon}", `t.yaml:1:30: d.mean: duration "soon": expected a number of seconds or a value like 1.5s, 200ms, 2h`},
-		{"n: {dist: pareto, scale: 1, shape: 0}", "t.yaml:1:4: n: pareto needs scale > 0 and shape > 0, got 1, 0"},
+		{"n: {dist: pareto, scale: 1, shape: 0}", "t.yaml:1:4: n: pareto needs scale > 0 and shape >= 0.5 (a smaller shape overflows in the tail), got 1, 0"},
 		{"d: {dist: zipf, exponent: 1}", "t.yaml:1:11: d.dist: zipf gives rank weights and is only allowed for share"},
 		{"n: -0.5", "t.yaml:1:4: n: number -0.5 is negative; expected a value >= 0"},
 	} {

@@ -25,6 +25,9 @@ func (l *DepList) UnmarshalJSON(b []byte) error      { return unmarshalFragment(
 // unmarshalFragment parses a small JSON value as YAML and hands its node
 // to the YAML hook.
 func unmarshalFragment(b []byte, u yaml.NodeUnmarshaler) error {
+	if err := CheckNesting("", b); err != nil {
+		return errors.New(err.(*Error).Msg)
+	}
 	f, err := parser.ParseBytes(b, 0)
 	if err != nil {
 		return err

@@ -72,6 +72,9 @@ func decodeFile(name string, data []byte) (*File, *source, error) {
 func parseDocument(name string, data []byte) (_ *source, err error) {
 	src := &source{name: name}
 	defer recoverAt(name, &err)
+	if err := CheckNesting(name, data); err != nil {
+		return nil, err
+	}
 	file, err := parser.ParseBytes(data, 0)
 	if err != nil {
 		return nil, src.convert(err)

@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/netsched/netsched/internal/units"
 	"github.com/netsched/netsched/network"
+	"github.com/netsched/netsched/workload"
 )
 
 // Defaults applied when a scenario leaves a value out.
@@ -17,9 +19,26 @@ const (
 	DefaultSlowStart       = 0.05
 	DefaultHeartbeat       = 1.0 // seconds
 	DefaultScheduler       = "fifo"
+	// DefaultMaxLiveTasks bounds the tasks of the jobs held at once (about
+	// 2 GB of engine state), so that no workload exhausts the machine.
+	DefaultMaxLiveTasks = 5_000_000
 	// maxSpeed bounds a machine's compute speed (relative to 1).
 	maxSpeed = 1000.0
+	// Cluster limits: each dimension, and machines in all; beyond them the
+	// engine's per-machine state would not fit in memory.
+	maxClusterDim = 100_000
+	maxMachines   = 1_000_000
+	// Link speeds between 1 bit/s and 1 Pbit/s (bytes/s).
+	minRate, maxRate = 1.0 / 8, 1e15 / 8
 )
+
+// checkRate rejects link speeds outside [1 bit/s, 1 Pbit/s].
+func checkRate(r float64) error {
+	if !(r >= minRate && r <= maxRate) {
+		return fmt.Errorf("%s is outside the supported range 1bps to 1Pbps", units.FormatRate(r))
+	}
+	return nil
+}
 
 // Knowledge models accepted by `knowledge.model`.
 var knowledgeModels = []string{"exact", "multiplicative", "relative", "gaussian"}
@@ -68,12 +87,18 @@ func resolveCluster(sc *Scenario, f *File, src *source) error {
 		if !src.has(path) {
 			return src.at(path, "missing; expected an integer >= 1")
 		}
-		if p.v < 1 {
-			return src.at(path, "expected an integer >= 1, got %d", p.v)
+		if p.v < 1 || p.v > maxClusterDim {
+			return src.at(path, "expected an integer between 1 and %d, got %d", maxClusterDim, p.v)
 		}
+	}
+	if n := c.Racks * c.MachinesPerRack; n > maxMachines {
+		return src.at("cluster", "%d racks x %d machines is %d machines, beyond the limit %d", c.Racks, c.MachinesPerRack, n, maxMachines)
 	}
 	if c.NIC <= 0 {
 		return src.at("cluster.nic", "missing; expected the machines' NIC speed, like 10Gbps or 125MB/s")
+	}
+	if err := checkRate(float64(c.NIC)); err != nil {
+		return src.at("cluster.nic", "%v", err)
 	}
 	speed := 1.0
 	if src.has("cluster.speed") {
@@ -103,12 +128,15 @@ func resolveCluster(sc *Scenario, f *File, src *source) error {
 		seen[o.Index] = k
 		m := &sc.Machines[o.Index]
 		if o.Slots != nil {
-			if *o.Slots < 0 {
-				return src.at(path+".slots", "expected an integer >= 0, got %d", *o.Slots)
+			if *o.Slots < 0 || *o.Slots > maxClusterDim {
+				return src.at(path+".slots", "expected an integer between 0 and %d, got %d", maxClusterDim, *o.Slots)
 			}
 			m.Slots = *o.Slots
 		}
 		if o.NIC > 0 {
+			if err := checkRate(float64(o.NIC)); err != nil {
+				return src.at(path+".nic", "%v", err)
+			}
 			m.NIC = float64(o.NIC)
 		}
 		if src.has(path + ".speed") {
@@ -186,6 +214,19 @@ func resolveNetwork(sc *Scenario, f *File, src *source) error {
 	if src.has("network.ocs.interval") && cfg.OCS.Interval == 0 {
 		return src.at("network.ocs.interval", "expected a duration > 0, like 1s")
 	}
+	for _, r := range []struct {
+		path string
+		v    float64
+	}{{"network.rack_uplink", cfg.RackUp}, {"network.rack_downlink", cfg.RackDown}, {"network.ocs.port_speed", cfg.OCS.PortSpeed}} {
+		if src.has(r.path) {
+			if err := checkRate(r.v); err != nil {
+				return src.at(r.path, "%v", err)
+			}
+		}
+	}
+	if o := ns.Oversubscription; src.has("network.oversubscription") && !(o <= 1e6) {
+		return src.at("network.oversubscription", "expected a ratio between 1 and 1e6, got %g", o)
+	}
 	sc.Network = cfg
 	return nil
 }
@@ -193,8 +234,8 @@ func resolveNetwork(sc *Scenario, f *File, src *source) error {
 func resolveDFS(sc *Scenario, f *File, src *source) error {
 	d := f.DFS
 	sc.BlockSize = float64(d.Block)
-	if src.has("dfs.block") && d.Block == 0 {
-		return src.at("dfs.block", "expected a block size > 0, like 128MB")
+	if src.has("dfs.block") && (d.Block == 0 || float64(d.Block) > workload.MaxBytes) {
+		return src.at("dfs.block", "expected a block size > 0 and <= %g bytes, like 128MB", float64(workload.MaxBytes))
 	}
 	if sc.BlockSize == 0 {
 		sc.BlockSize = DefaultBlockSize
@@ -244,6 +285,13 @@ func resolveEngine(sc *Scenario, f *File, src *source) error {
 		return src.at("engine.offers", "unknown offer mode %q (expected immediate or heartbeat)", e.Offers)
 	}
 	sc.Check = e.Check
+	sc.MaxLiveTasks = DefaultMaxLiveTasks
+	if src.has("engine.max_live_tasks") {
+		if e.MaxLiveTasks < 1 {
+			return src.at("engine.max_live_tasks", "expected an integer >= 1, got %d", e.MaxLiveTasks)
+		}
+		sc.MaxLiveTasks = e.MaxLiveTasks
+	}
 	return nil
 }
 

@@ -28,6 +28,7 @@ type Scenario struct {
 	Heartbeat        float64 // seconds, default 1
 	HeartbeatOnly    bool    // offers only on heartbeats (YARN-like)
 	Check            bool
+	MaxLiveTasks     int // tasks of the jobs held at once; 0 means DefaultMaxLiveTasks
 
 	Knowledge KnowledgeSpec
 	Scheduler SchedulerSpec

@@ -217,7 +217,7 @@ func TestResolve(t *testing.T) {
 		t.Errorf("resolved: x%g %s %s", got.Network.Oversubscription, got.Scheduler.Name, got.Output.Dir)
 	}
 	f.Cluster.Racks = 0
-	if _, err := Resolve("cell.yaml", &f, ""); err == nil || err.Error() != "cell.yaml:4:10: cluster.racks: expected an integer >= 1, got 0" {
+	if _, err := Resolve("cell.yaml", &f, ""); err == nil || err.Error() != "cell.yaml:4:10: cluster.racks: expected an integer between 1 and 100000, got 0" {
 		t.Errorf("error = %v", err)
 	}
 }

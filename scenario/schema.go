@@ -72,11 +72,12 @@ type DFSSpec struct {
 
 // EngineSpec tunes the task model and scheduling opportunities.
 type EngineSpec struct {
-	ParallelFetches int            `yaml:"parallel_fetches,omitempty"` // default 5
-	SlowStart       *float64       `yaml:"slowstart,omitempty"`        // Scenario.DefaultSlowStart (0.05): the slow-start generators and importers give reduce stages
-	Heartbeat       units.Duration `yaml:"heartbeat,omitempty"`        // default 1s
-	Offers          string         `yaml:"offers,omitempty"`           // immediate (default) | heartbeat
-	Check           bool           `yaml:"check,omitempty"`            // assert invariants while running
+	ParallelFetches int            `yaml:"parallel_fetches,omitempty"`                 // default 5
+	SlowStart       *float64       `yaml:"slowstart,omitempty"`                        // Scenario.DefaultSlowStart (0.05): the slow-start generators and importers give reduce stages
+	Heartbeat       units.Duration `yaml:"heartbeat,omitempty"`                        // default 1s
+	Offers          string         `yaml:"offers,omitempty"`                           // immediate (default) | heartbeat
+	Check           bool           `yaml:"check,omitempty"`                            // assert invariants while running
+	MaxLiveTasks    int            `yaml:"max_live_tasks,omitempty" json:",omitempty"` // budget of tasks held at once; default 5,000,000
 }
 
 // KnowledgeSpec picks the estimator's error model.

@@ -58,6 +58,7 @@ type Engine struct {
 	uploaded    map[[2]int][]int            // replicas the DataPlacer chose for the job read ahead, by (stage, task)
 	nextSeq     int
 	unfinished  int // arrived, not finished
+	liveTasks   int // tasks of the jobs held, as last counted (budget)
 
 	flows   map[int64]*state.FlowRec
 	flowSeq int64

@@ -7,6 +7,7 @@ import (
 	"github.com/netsched/netsched/internal/state"
 	"github.com/netsched/netsched/sched"
 
+	"github.com/netsched/netsched/scenario"
 	"github.com/netsched/netsched/workload"
 )
 
@@ -20,6 +21,10 @@ func (e *Engine) arrive() {
 	}
 	if err := spec.Validate(len(e.machines)); err != nil {
 		e.fail("workload: job %q: %v", spec.ID, err)
+		return
+	}
+	if err := e.budget(spec); err != nil {
+		e.err = err
 		return
 	}
 	j := e.materialize(spec)
@@ -401,4 +406,34 @@ func (e *Engine) nearestReplica(t *state.Task, m int) int {
 		}
 	}
 	return t.Replicas[0]
+}
+
+// budget refuses a job that would bring the tasks of the jobs held at once
+// beyond the scenario's engine.max_live_tasks: a workload too large for
+// the machine ends with an error saying so, not in the out-of-memory
+// killer. The running count only grows; when it passes the budget it is
+// recounted from the active jobs.
+func (e *Engine) budget(spec *workload.Job) error {
+	limit := e.sc.MaxLiveTasks
+	if limit <= 0 {
+		limit = scenario.DefaultMaxLiveTasks
+	}
+	n := 0
+	for i := range spec.Stages {
+		n += spec.Stages[i].TotalTasks()
+	}
+	e.liveTasks += n
+	if e.liveTasks <= limit {
+		return nil
+	}
+	e.liveTasks = n
+	for _, j := range e.jobs {
+		e.liveTasks += j.TasksTotal
+	}
+	if e.liveTasks <= limit {
+		return nil
+	}
+	return fmt.Errorf("workload: job %q (%d tasks) would bring the tasks held at once to %d, beyond engine.max_live_tasks = %d "+
+		"(each task costs about 400 bytes of engine state); raise engine.max_live_tasks if the machine has the memory",
+		spec.ID, n, e.liveTasks, limit)
 }

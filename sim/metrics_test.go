@@ -2,7 +2,11 @@ package sim_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
+
+	"github.com/netsched/netsched/scenario"
+	"github.com/netsched/netsched/sim"
 )
 
 // Workflow, cotask and task-period metrics on a hand-made run. Two racks
@@ -76,5 +80,33 @@ workload: {jobs: [{id: A, stages: [{id: s, tasks: [{compute: 1s}]}]}]}
 `)
 	if r.Workflows != nil || r.Summary.Workflows != nil || r.Summary.Window != nil {
 		t.Errorf("workflows %v, summary %+v, window %+v; want none", r.Workflows, r.Summary.Workflows, r.Summary.Window)
+	}
+}
+
+// A job that would bring the tasks held at once beyond the budget ends the
+// run with an error that names the job and the knob.
+func TestLiveTaskBudget(t *testing.T) {
+	doc := `
+cluster: {racks: 1, machines_per_rack: 1, slots_per_machine: 1, nic: 1MB/s}
+engine: {max_live_tasks: 5}
+workload:
+  jobs:
+    - {id: A, stages: [{id: s, count: 3, compute: 10s}]}
+    - {id: B, arrival: 1s, stages: [{id: s, count: 2, compute: 1s}]}
+    - {id: C, arrival: 2s, stages: [{id: s, count: 1, compute: 1s}]}
+`
+	sc, err := scenario.Parse("budget.yaml", []byte(doc), ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = sim.Run(sc)
+	want := `job "C" (1 tasks) would bring the tasks held at once to 6, beyond engine.max_live_tasks = 5`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("error %v, want %q", err, want)
+	}
+	// Once A has finished its tasks no longer count: C arriving at 31 s fits.
+	sc, _ = scenario.Parse("budget.yaml", []byte(strings.Replace(doc, "arrival: 2s", "arrival: 31s", 1)), ".")
+	if _, err := sim.Run(sc); err != nil {
+		t.Fatalf("after A finished: %v", err)
 	}
 }

@@ -29,6 +29,9 @@ func ConstDist(v float64) Dist { return Dist{Kind: Const, A: v} }
 
 // Validate reports parameters that cannot describe a non-negative distribution.
 func (d Dist) Validate() error {
+	if math.IsNaN(d.A) || math.IsInf(d.A, 0) || math.IsNaN(d.B) || math.IsInf(d.B, 0) {
+		return fmt.Errorf("%s parameters must be finite numbers, got %g, %g", d.Kind, d.A, d.B)
+	}
 	switch d.Kind {
 	case "", Const:
 		if d.A < 0 {
@@ -46,9 +49,12 @@ func (d Dist) Validate() error {
 		if d.A <= 0 || d.B < 0 {
 			return fmt.Errorf("lognormal needs median > 0 and sigma >= 0, got %g, %g", d.A, d.B)
 		}
+		if d.B > MaxSigma {
+			return fmt.Errorf("lognormal sigma %g is beyond the limit %d (values would span more than 35 orders of magnitude)", d.B, MaxSigma)
+		}
 	case Pareto:
-		if d.A <= 0 || d.B <= 0 {
-			return fmt.Errorf("pareto needs scale > 0 and shape > 0, got %g, %g", d.A, d.B)
+		if d.A <= 0 || d.B < MinParetoShape {
+			return fmt.Errorf("pareto needs scale > 0 and shape >= %g (a smaller shape overflows in the tail), got %g, %g", MinParetoShape, d.A, d.B)
 		}
 	case Zipf:
 		if d.A < 0 {

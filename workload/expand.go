@@ -57,6 +57,9 @@ func (j *Job) Validate(machines int) error {
 	if j.Arrival < 0 {
 		return &FieldError{"arrival", fmt.Sprintf("arrival %g is negative", j.Arrival)}
 	}
+	if err := within("arrival", j.Arrival, MaxSeconds); err != nil {
+		return &FieldError{"arrival", err.Error()}
+	}
 	if len(j.Stages) == 0 {
 		return &FieldError{"stages", "a job needs at least one stage"}
 	}
@@ -73,6 +76,9 @@ func (j *Job) Validate(machines int) error {
 		if s.TotalTasks() == 0 {
 			return &FieldError{p + ".tasks", "a stage needs at least one task (tasks or count)"}
 		}
+		if s.TotalTasks() > MaxTasksPerStage {
+			return &FieldError{p + ".count", fmt.Sprintf("%d tasks in one stage is beyond the limit %d", s.TotalTasks(), MaxTasksPerStage)}
+		}
 		for k, t := range s.Tasks {
 			if err := t.validate(machines); err != nil {
 				return &FieldError{fmt.Sprintf("%s.tasks[%d].%s", p, k, err.Path), err.Msg}
@@ -85,13 +91,21 @@ func (j *Job) Validate(machines int) error {
 			for _, d := range []struct {
 				name string
 				dist Dist
-			}{{"input", g.Input}, {"share", g.Share}, {"compute", g.Compute}, {"output", g.Output}} {
-				if err := d.dist.Validate(); err != nil {
+				max  float64
+			}{{"input", g.Input, MaxBytes}, {"share", g.Share, MaxShare}, {"compute", g.Compute, MaxSeconds}, {"output", g.Output, MaxBytes}} {
+				err := d.dist.Validate()
+				if err == nil {
+					err = d.dist.Bounded(d.max)
+				}
+				if err != nil {
 					return &FieldError{p + "." + d.name, err.Error()}
 				}
 			}
-			if g.PerByte < 0 || g.OutputRatio < 0 {
-				return &FieldError{p, "per_byte and output_ratio must be >= 0"}
+			if err := checkPerByte(g.PerByte); err != nil {
+				return &FieldError{p + ".rate", err.Error()}
+			}
+			if err := within("output_ratio", g.OutputRatio, MaxRatio); err != nil {
+				return &FieldError{p + ".output_ratio", err.Error()}
 			}
 		}
 	}
@@ -122,12 +136,16 @@ func (j *Job) Validate(machines int) error {
 
 func (t *Task) validate(machines int) *FieldError {
 	for _, f := range []struct {
-		name string
-		v    float64
-	}{{"input", t.Input}, {"share", t.Share}, {"compute", t.Compute}, {"per_byte", t.PerByte}, {"output", t.Output}, {"output_ratio", t.OutputRatio}} {
-		if f.v < 0 {
-			return &FieldError{f.name, fmt.Sprintf("%s %g is negative", f.name, f.v)}
+		name   string
+		v, max float64
+	}{{"input", t.Input, MaxBytes}, {"share", t.Share, MaxShare}, {"compute", t.Compute, MaxSeconds},
+		{"output", t.Output, MaxBytes}, {"output_ratio", t.OutputRatio, MaxRatio}} {
+		if err := within(f.name, f.v, f.max); err != nil {
+			return &FieldError{f.name, err.Error()}
 		}
+	}
+	if err := checkPerByte(t.PerByte); err != nil {
+		return &FieldError{"rate", err.Error()}
 	}
 	if t.Pin != NoPin && (t.Pin < 0 || machines > 0 && t.Pin >= machines) {
 		return &FieldError{"pin", fmt.Sprintf("pin %d is not a machine index (cluster has machines 0..%d)", t.Pin, machines-1)}
