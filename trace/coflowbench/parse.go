@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/netsched/netsched/trace"
+	"github.com/netsched/netsched/workload"
 )
 
 // ParseError is a problem at one place of a trace file (fields such as
@@ -209,8 +210,8 @@ func (p *parser) reducer(i int, tok string) (Reducer, *ParseError) {
 	if err != nil {
 		return Reducer{}, err
 	}
-	if math.IsInf(mb*MB, 0) {
-		return Reducer{}, p.errf(field+" size", "%s MB is too large to count in bytes", mbStr)
+	if mb*MB > workload.MaxBytes {
+		return Reducer{}, p.errf(field+" size", "%s MB is beyond the limit of %g bytes (netsched's bounds, docs/scenario.md#limits)", mbStr, float64(workload.MaxBytes))
 	}
 	return Reducer{Port: port, Bytes: mb * MB}, nil
 }

@@ -87,7 +87,8 @@ func TestParseErrors(t *testing.T) {
 		{"reducer size not numeric", "3 1\n1 0 1 0 1 1:big\n", 2, "reducer 1 size", "not a finite number"},
 		{"reducer size negative", "3 1\n1 0 1 0 1 1:-2\n", 2, "reducer 1 size", "negative"},
 		{"reducer size infinite", "3 1\n1 0 1 0 1 1:Inf\n", 2, "reducer 1 size", "not a finite number"},
-		{"reducer size overflows bytes", "3 1\n1 0 1 0 1 1:1e307\n", 2, "reducer 1 size", "too large"},
+		{"reducer size overflows bytes", "3 1\n1 0 1 0 1 1:1e307\n", 2, "reducer 1 size", "beyond the limit of 1e+18 bytes"},
+		{"reducer size beyond the limit", "3 1\n1 0 1 0 1 1:1e300\n", 2, "reducer 1 size", "1e300 MB is beyond the limit of 1e+18 bytes"},
 		{"reducer size empty", "3 1\n1 0 1 0 1 1:\n", 2, "reducer 1 size", "not a finite number"},
 	}
 	for _, tc := range cases {

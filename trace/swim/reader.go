@@ -11,10 +11,12 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"github.com/netsched/netsched/trace"
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/netsched/netsched/trace"
+	"github.com/netsched/netsched/workload"
 )
 
 // ParseError is a problem at one place of a SWIM file (columns "id",
@@ -155,5 +157,17 @@ func (r *Reader) number(field, tok string) (float64, error) {
 	if v < 0 {
 		return 0, r.errf(r.line, field, "%s is negative", tok)
 	}
+	if limit := fieldLimit(field); v > limit {
+		return 0, r.errf(r.line, field, "%s is beyond the limit %g (netsched's bounds on one job, docs/scenario.md#limits)", tok, limit)
+	}
 	return v, nil
+}
+
+// fieldLimit is the largest value a SWIM field may hold: times within
+// workload.MaxSeconds, byte counts within workload.MaxBytes.
+func fieldLimit(field string) float64 {
+	if field == "submit" || field == "gap" {
+		return workload.MaxSeconds
+	}
+	return workload.MaxBytes
 }
