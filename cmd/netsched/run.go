@@ -18,13 +18,16 @@ import (
 func newRunCmd() *cobra.Command {
 	var schedName, out string
 	var seed uint64
-	var check bool
+	var check, force bool
 	cmd := &cobra.Command{
 		Use:   "run [SCENARIO]",
 		Short: "Simulate one scenario (the embedded default when no file is given)",
 		Long: `Simulate a scenario file and write summary.json, jobs.csv and timing.json
 (plus tasks.csv and timeline.csv when the scenario's output section asks)
-into the output directory. Without a file, the embedded default scenario runs.`,
+into the output directory. Without a file, the embedded default scenario runs.
+The directory is replaced as a whole when the run succeeds (a previous run's
+files never mix with the new ones; a failed run leaves them as they were); a
+directory that holds something other than a run is refused without --force.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var sc *scenario.Scenario
@@ -48,6 +51,9 @@ into the output directory. Without a file, the embedded default scenario runs.`,
 				sc.Output.Dir = out
 			}
 			sc.Check = sc.Check || check
+			if err := outdir.CheckReplace(sc.Output.Dir, force); err != nil {
+				return err // before the run, not after it
+			}
 			res, err := sim.Run(sc)
 			if err != nil {
 				return err
@@ -56,7 +62,7 @@ into the output directory. Without a file, the embedded default scenario runs.`,
 			if err != nil {
 				return err
 			}
-			if err := outdir.Write(sc.Output.Dir, files); err != nil {
+			if err := outdir.Replace(sc.Output.Dir, files, force); err != nil {
 				return err
 			}
 			printSummary(cmd.OutOrStdout(), res)
@@ -68,6 +74,7 @@ into the output directory. Without a file, the embedded default scenario runs.`,
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "random seed (overrides the scenario)")
 	cmd.Flags().StringVar(&out, "out", "", "output directory (overrides the scenario)")
 	cmd.Flags().BoolVar(&check, "check", false, "assert invariants while running (slower)")
+	cmd.Flags().BoolVar(&force, "force", false, "replace the output directory even if it does not hold a previous run")
 	return cmd
 }
 

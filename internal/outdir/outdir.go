@@ -68,3 +68,78 @@ func Names(files []File) []string {
 	sort.Strings(out)
 	return out
 }
+
+// Marker is the file whose presence says a directory holds one netsched
+// run's results (summary.json), which Replace may replace as a whole.
+const Marker = "summary.json"
+
+// CheckReplace reports whether Replace may write dir: it does not exist,
+// is empty, holds a previous run (Marker), or force is set. Commands call
+// it before a long run so a refusal comes first.
+func CheckReplace(dir string, force bool) error {
+	entries, err := os.ReadDir(dir)
+	switch {
+	case os.IsNotExist(err):
+		return nil
+	case err != nil:
+		return fmt.Errorf("output directory %s: %w", dir, err)
+	case len(entries) == 0 || force:
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(dir, Marker)); err == nil {
+		return nil
+	}
+	return fmt.Errorf("output directory %s exists and does not hold a netsched run (no %s); choose another --out, or pass --force to replace it", dir, Marker)
+}
+
+// Replace writes files as the whole content of dir: into a fresh directory
+// beside it, which then takes dir's place, so the result never mixes two
+// runs' files and a failure leaves the previous content as it was. dir must
+// pass CheckReplace(dir, force).
+func Replace(dir string, files []File, force bool) error {
+	if err := CheckReplace(dir, force); err != nil {
+		return err
+	}
+	parent, base := filepath.Split(filepath.Clean(dir))
+	if parent == "" {
+		parent = "."
+	}
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return fmt.Errorf("output directory %s: %w", dir, err)
+	}
+	fresh, err := os.MkdirTemp(parent, "."+base+".new-*")
+	if err != nil {
+		return fmt.Errorf("output directory %s: %w", dir, err)
+	}
+	if err := Write(fresh, files); err != nil {
+		os.RemoveAll(fresh)
+		return err
+	}
+	if err := os.Chmod(fresh, 0o755); err != nil { // MkdirTemp makes 0700
+		os.RemoveAll(fresh)
+		return fmt.Errorf("output directory %s: %w", dir, err)
+	}
+	var old string
+	if _, err := os.Stat(dir); err == nil {
+		if old, err = os.MkdirTemp(parent, "."+base+".old-*"); err != nil {
+			os.RemoveAll(fresh)
+			return fmt.Errorf("output directory %s: %w", dir, err)
+		}
+		os.Remove(old) // only its unique name is wanted
+		if err := os.Rename(dir, old); err != nil {
+			os.RemoveAll(fresh)
+			return fmt.Errorf("output directory %s: %w", dir, err)
+		}
+	}
+	if err := os.Rename(fresh, dir); err != nil {
+		if old != "" {
+			os.Rename(old, dir) // put the previous run back
+		}
+		os.RemoveAll(fresh)
+		return fmt.Errorf("output directory %s: %w", dir, err)
+	}
+	if old != "" {
+		os.RemoveAll(old)
+	}
+	return nil
+}

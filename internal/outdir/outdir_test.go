@@ -3,6 +3,7 @@ package outdir
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -31,4 +32,63 @@ func TestWriteAllOrNothing(t *testing.T) {
 			t.Fatalf("left %s behind", e.Name())
 		}
 	}
+}
+
+func TestReplace(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "out")
+	run := func(names ...string) []File {
+		var fs []File
+		for _, n := range names {
+			fs = append(fs, File{Name: n, Data: []byte(n)})
+		}
+		return fs
+	}
+	if err := Replace(dir, run("summary.json", "tasks.csv"), false); err != nil {
+		t.Fatal(err)
+	}
+	// A second run without tasks.csv leaves no stale tasks.csv behind.
+	if err := Replace(dir, run("summary.json", "jobs.csv"), false); err != nil {
+		t.Fatal(err)
+	}
+	if got := list(t, dir); got != "jobs.csv summary.json" {
+		t.Fatalf("after the second run: %s", got)
+	}
+	// A directory that holds something else is refused, then replaced with force.
+	other := filepath.Join(root, "mine")
+	os.MkdirAll(other, 0o755)
+	os.WriteFile(filepath.Join(other, "notes.txt"), []byte("keep"), 0o644)
+	if err := Replace(other, run("summary.json"), false); err == nil || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("refusal: %v", err)
+	}
+	if got := list(t, other); got != "notes.txt" {
+		t.Fatalf("a refused replace changed the directory: %s", got)
+	}
+	if err := Replace(other, run("summary.json"), true); err != nil || list(t, other) != "summary.json" {
+		t.Fatalf("forced replace: %v, %s", err, list(t, other))
+	}
+	// A failed write (a file name that cannot be created) keeps the previous run.
+	if err := Replace(dir, []File{{Name: "summary.json"}, {Name: "bad\x00name"}}, false); err == nil {
+		t.Fatal("a bad file name was written")
+	}
+	if got := list(t, dir); got != "jobs.csv summary.json" {
+		t.Fatalf("after a failed run: %s", got)
+	}
+	// Nothing is left beside the directory.
+	if got := list(t, root); got != "mine out" {
+		t.Fatalf("left beside: %s", got)
+	}
+}
+
+func list(t *testing.T, dir string) string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	return strings.Join(names, " ")
 }
