@@ -21,7 +21,11 @@ type Error struct {
 	Line, Column int
 	Path         string // YAML path such as "workload.jobs[0].stages[1].after"
 	Msg          string
+	Err          error // the error Msg tells, when another layer raised it
 }
+
+// Unwrap is the error from another layer (an importer's option error), if any.
+func (e *Error) Unwrap() error { return e.Err }
 
 func (e *Error) Error() string {
 	if e.Path == "" {

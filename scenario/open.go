@@ -1,12 +1,15 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 
+	"github.com/goccy/go-yaml"
 	"github.com/netsched/netsched/workload"
 )
 
@@ -46,8 +49,8 @@ func resolveWorkload(sc *Scenario, f *File, src *source, baseDir string, checkFi
 		if !ok {
 			return src.at("workload.generate", "unknown generator %q (known: %s)", w.Generate, known(Generators()))
 		}
-		opts := w.Options
-		sc.OpenWorkload = func() (workload.Source, error) { return open("", opts, sc) }
+		opts, at := w.Options, optionsSource(src, w.Options)
+		sc.OpenWorkload = func() (workload.Source, error) { s, err := open("", opts, sc); return atOption(at, s, err) }
 		return nil
 	}
 }
@@ -121,8 +124,8 @@ func resolveTrace(sc *Scenario, w WorkloadSpec, src *source, baseDir string, che
 	if _, err := os.Stat(path); checkFiles && err != nil {
 		return src.at("workload.trace", "cannot read the trace: %v", err)
 	}
-	opts := w.Options
-	sc.OpenWorkload = func() (workload.Source, error) { return open(path, opts, sc) }
+	opts, at := w.Options, optionsSource(src, w.Options)
+	sc.OpenWorkload = func() (workload.Source, error) { s, err := open(path, opts, sc); return atOption(at, s, err) }
 	return nil
 }
 
@@ -152,4 +155,31 @@ func cloneJobs(jobs []workload.Job) []workload.Job {
 		out[i] = j
 	}
 	return out
+}
+
+// atOption points an importer's or generator's option error at the
+// option's line in the scenario file (options are read when the workload
+// opens, after loading); src is nil when the options are not the file's.
+func atOption(src *source, s workload.Source, err error) (workload.Source, error) {
+	var oe interface{ OptionKey() string }
+	if err == nil || src == nil || !errors.As(err, &oe) {
+		return s, err
+	}
+	e := src.at("workload.options."+oe.OptionKey(), "%v", err)
+	e.Err = err
+	return nil, e
+}
+
+// optionsSource is src when opts are the options written in its document,
+// nil when a program set them (then no line can be cited).
+func optionsSource(src *source, opts map[string]any) *source {
+	n := src.lookup("workload.options")
+	if n == nil {
+		return nil
+	}
+	var inDoc map[string]any
+	if err := yaml.NodeToValue(n, &inDoc); err != nil || !reflect.DeepEqual(inDoc, opts) {
+		return nil
+	}
+	return src
 }

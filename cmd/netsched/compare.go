@@ -37,6 +37,12 @@ report.html with the figures (see 'netsched report').`,
   netsched compare scenarios/x.yaml --schedulers fifo,fair,delay --seeds 5`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if seeds < 1 {
+				return fmt.Errorf("--seeds %d: expected at least 1 run per scheduler", seeds)
+			}
+			if err := checkWorkers(cmd, workers); err != nil {
+				return err
+			}
 			opts := experiment.CompareOptions{Seeds: seeds, NoReport: noReport,
 				Options: experiment.Options{Out: out, Workers: workers, Progress: cmd.ErrOrStderr()}}
 			if len(args) == 1 {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -91,4 +92,23 @@ func init() {
 	}
 	sched.RegisterNetwork(sched.DefineNetwork("test-policy", "classes nothing (cmd tests only)", config{},
 		func(c config) (sched.NetworkPolicy, error) { return testPolicy{c.Level}, nil }))
+}
+
+func TestCLIBounds(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"compare", "--seeds", "0"}, "--seeds 0: expected at least 1 run per scheduler"},
+		{[]string{"compare", "--workers", "0"}, "--workers 0: expected at least 1"},
+		{[]string{"sweep", "x.yaml", "--workers", "-2"}, "--workers -2: expected at least 1"},
+	} {
+		root := newRootCmd()
+		root.SetArgs(c.args)
+		root.SetOut(io.Discard)
+		root.SetErr(io.Discard)
+		if err := root.Execute(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: error %v, want %q", c.args, err, c.want)
+		}
+	}
 }

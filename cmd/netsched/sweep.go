@@ -46,6 +46,9 @@ AWS_BATCH_JOB_ARRAY_SIZE). See docs/experiments.md and docs/scale-out.md.`,
   netsched report out/locality`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkWorkers(cmd, workers); err != nil {
+				return err
+			}
 			sw, err := experiment.Load(args[0])
 			if err != nil {
 				return err
@@ -121,6 +124,15 @@ func printFailedCells(w io.Writer, failed []experiment.CellStatus) error {
 		if _, err := fmt.Fprintf(w, "  failed cell %d (%s, %s): %s\n", c.Index, c.ID, c.Scheduler, c.Error); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// checkWorkers rejects an explicit --workers below 1 (leaving the flag out
+// means one per CPU).
+func checkWorkers(cmd *cobra.Command, workers int) error {
+	if cmd.Flags().Changed("workers") && workers < 1 {
+		return fmt.Errorf("--workers %d: expected at least 1 (leave the flag out for one per CPU)", workers)
 	}
 	return nil
 }

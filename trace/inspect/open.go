@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -59,7 +60,8 @@ func (in Input) Open() (workload.Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sc.OpenWorkload()
+	src, err := sc.OpenWorkload()
+	return src, plainOptionError(err)
 }
 
 func (in Input) resolve() (*scenario.Scenario, error) {
@@ -124,7 +126,7 @@ func Inspect(in Input) (*Stats, error) {
 	}
 	src, err := sc.OpenWorkload()
 	if err != nil {
-		return nil, err
+		return nil, plainOptionError(err)
 	}
 	st, err := CollectOn(src, len(sc.Machines))
 	if err != nil {
@@ -165,4 +167,14 @@ func ParseOptions(pairs []string) (map[string]any, error) {
 		out[k] = val
 	}
 	return out, nil
+}
+
+// plainOptionError drops the scenario position from an importer's error:
+// the options came from the command line, not from a line of a file.
+func plainOptionError(err error) error {
+	var se *scenario.Error
+	if errors.As(err, &se) && se.Err != nil {
+		return se.Err
+	}
+	return err
 }

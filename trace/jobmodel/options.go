@@ -2,11 +2,12 @@ package jobmodel
 
 import (
 	"fmt"
-	"github.com/netsched/netsched/internal/didyoumean"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/netsched/netsched/internal/didyoumean"
 
 	"github.com/netsched/netsched/internal/units"
 	"github.com/netsched/netsched/workload"
@@ -51,7 +52,7 @@ func (o *Options) unknown() error {
 		if !slices.Contains(o.asked, k) {
 			known := slices.Clone(o.asked)
 			slices.Sort(known)
-			return fmt.Errorf("unknown option %q%s (known: %s)", o.path+k, didyoumean.Suggest(k, known), strings.Join(known, ", "))
+			return &OptionError{Key: o.path + k, Msg: fmt.Sprintf("unknown option %q%s (known: %s)", o.path+k, didyoumean.Suggest(k, known), strings.Join(known, ", "))}
 		}
 	}
 	for _, c := range o.children {
@@ -65,9 +66,18 @@ func (o *Options) unknown() error {
 // Fail records an error about key (used by callers for cross-key checks).
 func (o *Options) Fail(key, format string, args ...any) {
 	if *o.err == nil {
-		*o.err = fmt.Errorf("option %q: %s", o.path+key, fmt.Sprintf(format, args...))
+		*o.err = &OptionError{Key: o.path + key, Msg: fmt.Sprintf("option %q: %s", o.path+key, fmt.Sprintf(format, args...))}
 	}
 }
+
+// OptionError is a bad or unknown option; Key is its path in the options
+// mapping ("count", "classes[1].median") so a loader can point at its line.
+type OptionError struct{ Key, Msg string }
+
+func (e *OptionError) Error() string { return e.Msg }
+
+// OptionKey names the option at fault.
+func (e *OptionError) OptionKey() string { return e.Key }
 
 // Has reports whether key was given (and marks it known).
 func (o *Options) Has(key string) bool {
