@@ -1,8 +1,6 @@
 package experiment
 
 import (
-	"bytes"
-	"image/png"
 	"os"
 	"path/filepath"
 	"slices"
@@ -77,12 +75,12 @@ func TestReproduceWritesEveryFigure(t *testing.T) {
 		t.Errorf("figures %v\nwant    %v", got, want)
 	}
 	for _, name := range want {
-		data, err := os.ReadFile(filepath.Join(docs, "figures", name+".png"))
+		data, err := os.ReadFile(filepath.Join(docs, "figures", name+".svg"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := png.Decode(bytes.NewReader(data)); err != nil {
-			t.Errorf("%s.png: %v", name, err)
+		if _, _, err := report.SVGSize(data); err != nil {
+			t.Errorf("%s.svg: %v", name, err)
 		}
 	}
 	for _, f := range []string{"report.html", "results.csv", "sweep.yaml"} {

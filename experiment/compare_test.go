@@ -43,7 +43,7 @@ func TestCompareNormalizesToTheFirstScheduler(t *testing.T) {
 	if want := (fair[0] + fair[1]) / (fifo[0] + fifo[1]); c.Rows[1].Norm[0] != want {
 		t.Errorf("fair mean JCT normalized %v, want %v", c.Rows[1].Norm[0], want)
 	}
-	for _, f := range []string{"results.csv", "results.parquet", "report.html", "figures/jct-cdf.png", "figures/gantt-fifo.png"} {
+	for _, f := range []string{"results.csv", "results.parquet", "report.html", "figures/jct-cdf.svg", "figures/gantt-fifo.svg"} {
 		if st, err := os.Stat(filepath.Join(out, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", f, err)
 		}

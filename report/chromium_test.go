@@ -59,7 +59,7 @@ func TestReportRendersInChromium(t *testing.T) {
 	}
 	for i, f := range out.Figures {
 		img := imgs[i]
-		for _, want := range []string{`data-figure="` + f.Name + `"`, `data-decoded="yes"`, `src="data:image/png;base64,`} {
+		for _, want := range []string{`data-figure="` + f.Name + `"`, `data-decoded="yes"`, `src="data:image/svg+xml;base64,`} {
 			if !strings.Contains(img, want) {
 				t.Errorf("figure %s: rendered <img> lacks %s: %.200s", f.Name, want, img)
 			}

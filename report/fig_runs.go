@@ -13,8 +13,13 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// GanttMaxTasks is the largest run drawn as a Gantt chart.
-const GanttMaxTasks = 200
+// GanttMaxTasks is the largest run drawn as a Gantt chart (its tasks.csv
+// is kept by default).
+const GanttMaxTasks = 5000
+
+// ganttMachines is the most machines a Gantt chart shows; a larger cluster
+// is sampled evenly, so the chart stays readable.
+const ganttMachines = 24
 
 // firstCell is the run single-run figures show for a scheduler: the first
 // seed at the focus point.
@@ -92,12 +97,38 @@ func (g *gen) gantts() []*Figure {
 			g.skip("Gantt chart of %s: %d tasks (drawn for 1 to %d)", s, len(tasks), GanttMaxTasks)
 			continue
 		}
-		figs = append(figs, g.gantt(s, c, tasks))
+		tasks, sample := sampleMachines(tasks, ganttMachines)
+		figs = append(figs, g.gantt(s, c, tasks, sample))
 	}
 	return figs
 }
 
-func (g *gen) gantt(s string, c *Cell, tasks []task) *Figure {
+// sampleMachines keeps the tasks of at most n machines, evenly spaced over
+// those that ran tasks; note says which, or is "" when all are kept.
+func sampleMachines(tasks []task, n int) (kept []task, note string) {
+	var machines []int
+	for _, t := range tasks {
+		if !slices.Contains(machines, t.machine) {
+			machines = append(machines, t.machine)
+		}
+	}
+	if len(machines) <= n {
+		return tasks, ""
+	}
+	sort.Ints(machines)
+	pick := map[int]bool{}
+	for i := range n {
+		pick[machines[i*len(machines)/n]] = true
+	}
+	for _, t := range tasks {
+		if pick[t.machine] {
+			kept = append(kept, t)
+		}
+	}
+	return kept, fmt.Sprintf(" Shown: %d of the %d machines that ran tasks, evenly spaced by number.", n, len(machines))
+}
+
+func (g *gen) gantt(s string, c *Cell, tasks []task, sample string) *Figure {
 	rows, machineRow := assignSlots(tasks)
 	var jobs []string
 	gb := &ganttBars{}
@@ -113,7 +144,6 @@ func (g *gen) gantt(s string, c *Cell, tasks []task) *Figure {
 	title := fmt.Sprintf("Slots over time: %s", s)
 	p := newPlot(title, "time (s)", "machine / slot")
 	p.Add(gb)
-	p.Legend.Top = false // the caption explains the colors; no legend over the bars
 	var ticks plot.ConstantTicks
 	for m, r := range machineRow {
 		ticks = append(ticks, plot.Tick{Value: float64(r), Label: fmt.Sprintf("m%d", m)})
@@ -121,7 +151,7 @@ func (g *gen) gantt(s string, c *Cell, tasks []task) *Figure {
 	sort.Slice(ticks, func(a, b int) bool { return ticks[a].Value < ticks[b].Value })
 	p.Y.Tick.Marker = ticks
 	f := figure("gantt-"+fileStem(s), title,
-		fmt.Sprintf("Every task of %s's run (seed %d) on its slot: the light part of a bar is the input phase (reading over the network), the dark part the compute phase; one color per job.%s", s, c.Seed, g.focusText()), p)
+		fmt.Sprintf("Every task of %s's run (seed %d) on its slot: the light part of a bar is the input phase (reading over the network), the dark part the compute phase; one color per job.%s%s", s, c.Seed, sample, g.focusText()), p)
 	f.h = vg.Length(min(12, max(3.5, 1.5+0.15*float64(gb.rows)))) * vg.Inch
 	return f
 }

@@ -83,7 +83,6 @@ func (g *gen) cdf() *Figure {
 		g.skip("JCT CDF: no cell has a readable jobs.csv")
 		return nil
 	}
-	p.Legend.Left, p.Legend.Top = false, false
 	p.Y.Min, p.Y.Max = 0, 1
 	return figure("jct-cdf", "Job completion time CDF",
 		"Empirical CDF of every job's completion time, jobs of all seeds pooled."+g.focusText(), p)

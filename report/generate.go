@@ -13,7 +13,7 @@ import (
 // Options control a report.
 type Options struct {
 	Out         string            // directory for report.html and figures/ (default: the results directory)
-	Format      string            // html (default: the page, with PNG figures also saved), png or svg (figure files only)
+	Format      string            // html (default: the page, with SVG figures also saved), png or svg (figure files only)
 	Baseline    string            // scheduler label bars are normalized to (default: the first)
 	At          map[string]string // grid point of the single-point figures (default: each parameter's first value)
 	Title       string            // default: "netsched report: <dir>"
@@ -66,7 +66,7 @@ func Generate(r *Results, opts Options) (*Output, error) {
 	figs := g.figures()
 	imgFormat := opts.Format
 	if imgFormat == "html" {
-		imgFormat = "png"
+		imgFormat = "svg" // crisp at any zoom, and smaller than a sharp PNG
 	}
 	var files []outdir.File
 	var pageFigs []pageFigure
@@ -76,7 +76,7 @@ func Generate(r *Results, opts Options) (*Output, error) {
 			return nil, err
 		}
 		files = append(files, outdir.File{Name: filepath.Join("figures", f.Name+"."+imgFormat), Data: data})
-		pageFigs = append(pageFigs, pageFigure{Name: f.Name, Title: f.Title, Caption: f.Caption, Src: dataURI(imgFormat, data), Width: int(f.w / vg.Inch * 96)})
+		pageFigs = append(pageFigs, pageFigure{Name: f.Name, Title: f.Title, Caption: f.Caption, Src: dataURI(imgFormat, data), Width: int(f.width() / vg.Inch * 96)})
 	}
 	if opts.Format == "html" {
 		html, err := renderPage(g.page(opts, pageFigs))

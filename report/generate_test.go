@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"image/png"
 	"os"
 	"path/filepath"
 	"slices"
@@ -39,23 +38,23 @@ func TestGenerateHTMLDrawsEveryFigure(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range fixtureFigures {
-		data, err := os.ReadFile(filepath.Join(dir, "figures", name+".png"))
+		data, err := os.ReadFile(filepath.Join(dir, "figures", name+".svg"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		img, err := png.Decode(bytes.NewReader(data))
+		w, h, err := SVGSize(data)
 		if err != nil {
-			t.Fatalf("%s.png: %v", name, err)
+			t.Fatalf("%s.svg: %v", name, err)
 		}
-		if b := img.Bounds(); b.Dx() < 500 || b.Dy() < 300 {
-			t.Errorf("%s.png is %dx%d", name, b.Dx(), b.Dy())
+		if w < 500 || h < 250 { // points: wide enough for a laptop screen
+			t.Errorf("%s.svg is %gx%g pt", name, w, h)
 		}
 		if !bytes.Contains(html, []byte(`data-figure="`+name+`"`)) {
 			t.Errorf("report.html lacks figure %s", name)
 		}
 	}
-	if n := bytes.Count(html, []byte(`src="data:image/png;base64,`)); n != len(fixtureFigures) {
-		t.Errorf("report.html embeds %d PNGs, want %d", n, len(fixtureFigures))
+	if n := bytes.Count(html, []byte(`src="data:image/svg`)); n != len(fixtureFigures) { // html/template writes + as &#43;
+		t.Errorf("report.html embeds %d SVGs, want %d", n, len(fixtureFigures))
 	}
 	if bytes.Contains(html, []byte("http://")) || bytes.Contains(html, []byte("https://")) {
 		t.Error("report.html refers to the network")
@@ -143,8 +142,8 @@ func TestSkippedFiguresAreExplained(t *testing.T) {
 	}
 	want := []string{
 		"network utilization timeline: no cell has timeline samples (set record.timeline: true in the sweep)",
-		"Gantt chart of fair: no tasks.csv (kept for runs of at most 200 tasks, or with record.tasks: always)",
-		"Gantt chart of delay: no tasks.csv (kept for runs of at most 200 tasks, or with record.tasks: always)",
+		"Gantt chart of fair: no tasks.csv (kept for runs of at most 5000 tasks, or with record.tasks: always)",
+		"Gantt chart of delay: no tasks.csv (kept for runs of at most 5000 tasks, or with record.tasks: always)",
 	}
 	if !slices.Equal(out.Skipped, want) {
 		t.Errorf("skipped %q\nwant %q", out.Skipped, want)
