@@ -1,0 +1,55 @@
+package sim_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/netsched/netsched/scenario"
+	"github.com/netsched/netsched/sim"
+)
+
+// FuzzRun fuzzes the whole path: any bytes that load as a small scenario
+// (at most 16 machines, 500 tasks, explicit jobs) must run to an end — a
+// result or an error, never a panic or a hang. The seeds are the inline
+// scenarios of testdata/fuzz-seeds and scenario/testdata/*.yaml; the
+// corpus the fuzzer finds lives in testdata/fuzz/FuzzRun.
+func FuzzRun(f *testing.F) {
+	for _, dir := range []string{filepath.Join("testdata", "fuzz-seeds"), filepath.Join("..", "scenario", "testdata")} {
+		seeds, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
+		for _, s := range seeds {
+			if data, err := os.ReadFile(s); err == nil {
+				f.Add(data)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sc, err := scenario.Parse("fuzz.yaml", data, ".")
+		if err != nil || !small(sc) {
+			return
+		}
+		sc.Check = true
+		sc.Output.Tasks, sc.Output.Timeline = true, true
+		res, err := sim.Run(sc)
+		if err != nil {
+			return
+		}
+		if _, err := res.Files(); err != nil {
+			t.Fatalf("a finished run's files: %v", err)
+		}
+	})
+}
+
+// small bounds a fuzzed scenario's cost so each input runs in milliseconds.
+func small(sc *scenario.Scenario) bool {
+	if len(sc.Machines) > 16 || len(sc.File.Workload.Jobs) == 0 {
+		return false
+	}
+	tasks := 0
+	for _, j := range sc.File.Workload.Jobs {
+		for _, st := range j.Stages {
+			tasks += len(st.Tasks) + st.Count
+		}
+	}
+	return tasks <= 500
+}
