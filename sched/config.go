@@ -232,8 +232,9 @@ func (f *configField) want(k reflect.Kind) string {
 	return w
 }
 
-// number reads a YAML number (or, with a unit, a string like "1.5s").
-func (f *configField) number(raw any) (float64, bool) {
+// Number reads a number as YAML decodes it (int, int64, uint64 or a
+// float64 other than NaN), for ParamValue types that hold numbers.
+func Number(raw any) (float64, bool) {
 	switch x := raw.(type) {
 	case int:
 		return float64(x), true
@@ -243,6 +244,16 @@ func (f *configField) number(raw any) (float64, bool) {
 		return float64(x), true
 	case float64:
 		return x, !math.IsNaN(x)
+	}
+	return 0, false
+}
+
+// number reads a YAML number (or, with a unit, a string like "1.5s").
+func (f *configField) number(raw any) (float64, bool) {
+	if v, ok := Number(raw); ok {
+		return v, true
+	}
+	switch x := raw.(type) {
 	case string:
 		var v float64
 		var err error

@@ -2,9 +2,10 @@ package queue
 
 import (
 	"fmt"
-	"math"
 	"sort"
 	"strings"
+
+	"github.com/netsched/netsched/sched"
 )
 
 // queueSpec is one entry of the `queues` parameter (see the package doc);
@@ -114,22 +115,8 @@ func text(v any, dst *string) error {
 	return nil
 }
 
-func number(v any) (float64, bool) {
-	switch x := v.(type) {
-	case int:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case uint64:
-		return float64(x), true
-	case float64:
-		return x, !math.IsNaN(x)
-	}
-	return 0, false
-}
-
 func nonNegative(v any, dst *float64) error {
-	x, ok := number(v)
+	x, ok := sched.Number(v)
 	if !ok || x < 0 {
 		return fmt.Errorf("got %v, expected a number >= 0", v)
 	}
@@ -138,7 +125,7 @@ func nonNegative(v any, dst *float64) error {
 }
 
 func fraction(v any, dst *float64) error {
-	x, ok := number(v)
+	x, ok := sched.Number(v)
 	if !ok || x < 0 || x > 1 {
 		return fmt.Errorf("got %v, expected a fraction between 0 and 1", v)
 	}
