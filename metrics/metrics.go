@@ -46,6 +46,18 @@ type TaskRecord struct {
 	Saturated          bool    // the network monitor said saturated when the task took its slot
 }
 
+// FlowRecord is one network flow (a row of flows.csv): a task's fetch of
+// Bytes from machine Src to its own machine Dst.
+type FlowRecord struct {
+	Job, Stage    string
+	Index         int // the task's
+	Src, Dst      int
+	Bytes         float64
+	Kind          string // input, shuffle or dependent
+	Class         int    // priority class at its start
+	Start, Finish float64
+}
+
 // StageRecord is one finished stage (a cotask, CSS): a row of stages.csv.
 type StageRecord struct {
 	Job, Stage string

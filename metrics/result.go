@@ -76,6 +76,7 @@ type Result struct {
 	Summary  Summary
 	Jobs     []JobRecord
 	Tasks     []TaskRecord // only when requested
+	Flows     []FlowRecord // only when requested
 	Stages    []StageRecord
 	Workflows []WorkflowRecord // nil without workflow dependencies
 	Timeline  []TimelineRow
@@ -104,6 +105,9 @@ func (r *Result) Files() ([]outdir.File, error) {
 	}
 	if r.Tasks != nil {
 		files = append(files, outdir.File{Name: "tasks.csv", Data: r.tasksCSV()})
+	}
+	if r.Flows != nil {
+		files = append(files, outdir.File{Name: "flows.csv", Data: r.flowsCSV()})
 	}
 	if r.Timeline != nil {
 		files = append(files, outdir.File{Name: "timeline.csv", Data: r.timelineCSV()})
@@ -139,6 +143,18 @@ func (r *Result) tasksCSV() []byte {
 	for _, t := range r.Tasks {
 		rows = append(rows, []string{t.Job, t.Stage, strconv.Itoa(t.Index), strconv.Itoa(t.Machine), F(t.Ready), F(t.Start),
 			F(t.InputDone), F(t.Finish), F(t.InputBytes), F(t.Output), t.Locality, F(t.CrossRack), strconv.FormatBool(t.Saturated)})
+	}
+	return csvBytes(rows)
+}
+
+// FlowsHeader is the column list of flows.csv.
+var FlowsHeader = []string{"job_id", "stage", "index", "src", "dst", "bytes", "kind", "class", "start", "finish"}
+
+func (r *Result) flowsCSV() []byte {
+	rows := [][]string{FlowsHeader}
+	for _, f := range r.Flows {
+		rows = append(rows, []string{f.Job, f.Stage, strconv.Itoa(f.Index), strconv.Itoa(f.Src), strconv.Itoa(f.Dst), F(f.Bytes),
+			f.Kind, strconv.Itoa(f.Class), F(f.Start), F(f.Finish)})
 	}
 	return csvBytes(rows)
 }

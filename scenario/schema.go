@@ -169,6 +169,7 @@ type OutputSpec struct {
 	Dir      string `yaml:"dir,omitempty"`
 	Tasks    bool   `yaml:"tasks,omitempty"`    // tasks.csv
 	Timeline bool   `yaml:"timeline,omitempty"` // timeline.csv from the network monitor
+	Flows    bool   `yaml:"flows,omitempty" json:",omitempty"` // flows.csv: every network flow
 	// Window counts the jobs and workflows finished within this long of
 	// the first arrival (Dawn's throughput: workflows done in 4 h).
 	Window units.Duration `yaml:"window,omitempty" json:",omitempty"`

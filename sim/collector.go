@@ -18,6 +18,7 @@ type collector struct {
 	moved     [state.NumKinds]metrics.Scope
 	jobs      []metrics.JobRecord
 	tasks     []metrics.TaskRecord
+	flows     []metrics.FlowRecord // nil unless output.flows
 	timeline  []metrics.TimelineRow
 	samples   int
 	congested int
@@ -36,6 +37,9 @@ func newCollector(sc *scenario.Scenario) *collector {
 	c := &collector{sc: sc, firstArr: -1, parentsOf: map[string][]string{}}
 	if sc.Output.Tasks {
 		c.tasks = []metrics.TaskRecord{}
+	}
+	if sc.Output.Flows {
+		c.flows = []metrics.FlowRecord{}
 	}
 	if sc.Output.Timeline {
 		c.timeline = []metrics.TimelineRow{}
@@ -113,6 +117,16 @@ func (c *collector) task(t *state.Task, rackOf []int) {
 	c.tasks = append(c.tasks, metrics.TaskRecord{Job: t.Job().ID, Stage: t.Stage.ID, Index: t.Index, Machine: t.Machine,
 		Ready: t.ReadyAt, Start: t.StartAt, InputDone: t.InputDoneAt, Finish: t.FinishAt, InputBytes: t.InputBytes, Output: t.OutputBytes, Locality: loc,
 		CrossRack: t.CrossRackBytes, Saturated: t.SaturatedAtStart})
+}
+
+// flow records a network flow that just ended (output.flows).
+func (c *collector) flow(r *state.FlowRec, now float64) {
+	if c.flows == nil {
+		return
+	}
+	t := r.Task
+	c.flows = append(c.flows, metrics.FlowRecord{Job: t.Job().ID, Stage: t.Stage.ID, Index: t.Index, Src: r.Src, Dst: t.Machine,
+		Bytes: r.Bytes, Kind: r.Kind.String(), Class: r.Class, Start: r.Start, Finish: now})
 }
 
 // stage records a stage whose last task just finished.
@@ -241,7 +255,7 @@ func (c *collector) result(e *Engine) *metrics.Result {
 			}
 		}
 	}
-	return &metrics.Result{Summary: s, Jobs: c.jobs, Tasks: c.tasks, Stages: c.stages, Workflows: wfs, Timeline: c.timeline}
+	return &metrics.Result{Summary: s, Jobs: c.jobs, Tasks: c.tasks, Stages: c.stages, Workflows: wfs, Timeline: c.timeline, Flows: c.flows}
 }
 
 // workflows groups the finished jobs into workflows: the connected

@@ -33,7 +33,7 @@ func (e *Engine) pumpFetches(t *state.Task) {
 			e.fail("starting a flow for %s: %v", t, err)
 			return
 		}
-		rec := &state.FlowRec{Task: t, Src: s.Machine, Bytes: s.Bytes, Kind: s.Kind, ID: id}
+		rec := &state.FlowRec{Task: t, Src: s.Machine, Bytes: s.Bytes, Kind: s.Kind, ID: id, Class: class, Start: e.now}
 		e.flows[e.flowSeq] = rec
 		f.Flows = append(f.Flows, rec)
 		f.Active++
@@ -129,6 +129,7 @@ func (e *Engine) flowDone(c network.Completion) {
 		return
 	}
 	delete(e.flows, c.Tag)
+	e.metrics.flow(rec, e.now)
 	if e.check && math.Abs(c.Size-rec.Bytes) > 1e-6*math.Max(1, rec.Bytes) {
 		e.fail("check: flow of %s carried %g bytes, expected %g", rec.Task, c.Size, rec.Bytes)
 	}

@@ -110,3 +110,26 @@ workload:
 		t.Fatalf("after A finished: %v", err)
 	}
 }
+
+// output.flows records every flow: the reducer's 2MB fetch across racks
+// runs from 1 s to 3 s at 1MB/s.
+func TestFlowRecords(t *testing.T) {
+	r := run(t, strings.Replace(workflowRun, "output: {window: 5s, tasks: true}", "output: {flows: true}", 1))
+	if len(r.Flows) != 1 {
+		t.Fatalf("flows %+v, want one", r.Flows)
+	}
+	f := r.Flows[0]
+	if f.Job != "A" || f.Stage != "reduce" || f.Src != 0 || f.Dst != 1 || f.Bytes != 2e6 || f.Kind != "shuffle" || f.Start != 1 || !near(f.Finish, 3) {
+		t.Errorf("flow %+v", f)
+	}
+	files, err := r.Files()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, file := range files {
+		if file.Name == "flows.csv" && strings.HasPrefix(string(file.Data), "job_id,stage,index,src,dst,bytes,kind,class,start,finish\nA,reduce,0,0,1,2e+06,shuffle,0,1,3") {
+			return
+		}
+	}
+	t.Error("no flows.csv with the flow")
+}

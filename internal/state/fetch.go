@@ -44,6 +44,8 @@ type FlowRec struct {
 	Bytes float64
 	Kind  ByteKind
 	ID    network.FlowID
+	Class int     // the class it started in
+	Start float64 // when it started
 }
 
 // Add queues bytes from a machine, merging with a queued fetch from the
