@@ -224,6 +224,16 @@ func resolveNetwork(sc *Scenario, f *File, src *source) error {
 			}
 		}
 	}
+	if g := ns.Goodput; src.has("network.goodput") {
+		if !(g > 0 && g <= 1) {
+			return src.at("network.goodput", "expected the share of a link's rate TCP delivers as payload, in (0, 1], got %g", g)
+		}
+		for i := range cfg.Machines {
+			cfg.Machines[i].NICUp *= g
+			cfg.Machines[i].NICDown *= g
+		}
+		cfg.RackUp, cfg.RackDown, cfg.OCS.PortSpeed = cfg.RackUp*g, cfg.RackDown*g, cfg.OCS.PortSpeed*g
+	}
 	if o := ns.Oversubscription; src.has("network.oversubscription") && !(o <= 1e6) {
 		return src.at("network.oversubscription", "expected a ratio between 1 and 1e6, got %g", o)
 	}

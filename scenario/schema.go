@@ -49,6 +49,9 @@ type NetworkSpec struct {
 	RackDownlink     units.Rate  `yaml:"rack_downlink,omitempty"`
 	OCS              *OCSSpec    `yaml:"ocs,omitempty"`
 	Monitor          MonitorSpec `yaml:"monitor,omitempty"`
+	// Goodput scales every link's rate to the payload TCP delivers on it
+	// (netsched validate fits it); 0 means 1, the exact line rate.
+	Goodput float64 `yaml:"goodput,omitempty" json:",omitempty"`
 }
 
 type OCSSpec struct {
@@ -167,8 +170,8 @@ type SchedulerSpec struct {
 // OutputSpec: where results go and which optional files to write.
 type OutputSpec struct {
 	Dir      string `yaml:"dir,omitempty"`
-	Tasks    bool   `yaml:"tasks,omitempty"`    // tasks.csv
-	Timeline bool   `yaml:"timeline,omitempty"` // timeline.csv from the network monitor
+	Tasks    bool   `yaml:"tasks,omitempty"`                   // tasks.csv
+	Timeline bool   `yaml:"timeline,omitempty"`                // timeline.csv from the network monitor
 	Flows    bool   `yaml:"flows,omitempty" json:",omitempty"` // flows.csv: every network flow
 	// Window counts the jobs and workflows finished within this long of
 	// the first arrival (Dawn's throughput: workflows done in 4 h).

@@ -14,7 +14,7 @@ func newRootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newRunCmd(), newSchedulersCmd())
+	root.AddCommand(newRunCmd(), newSchedulersCmd(), newValidateCmd())
 	for _, extra := range extraCommands {
 		root.AddCommand(extra())
 	}
