@@ -1,44 +1,43 @@
 package coflow
 
 import (
+	"github.com/netsched/netsched/coflow/rate"
 	"github.com/netsched/netsched/network"
 	"github.com/netsched/netsched/trace/coflowbench"
 )
 
-// flowState is one network flow of a coflow.
-type flowState struct {
-	id       network.FlowID
+// flowSpec is one network flow of a trace coflow, from mapper port src to
+// reducer port dst.
+type flowSpec struct {
 	src, dst int
 	size     float64
-	rem      float64 // bytes left, refreshed before each allocation
-	rate     float64 // explicit rate last applied; -1 = still max-min shared
-	next     float64 // rate being computed by the current allocation
-	done     bool
 }
 
-// coflowState is a coflow from its arrival to its last flow's completion.
+// coflowState is a coflow from its arrival to its last flow's completion:
+// the rate package's coflow (flow i crosses the uplink of its mapper port
+// and the downlink of its reducer port, see resources) plus what the replay
+// keeps about it.
 type coflowState struct {
-	idx      int // position in the trace: arrival order and tie-breaker
-	arrival  float64
-	flows    []flowState
-	left     int     // flows not finished
-	netBytes float64 // bytes that cross the network (size of all flows)
-	longest  float64 // largest flow size
-	width    int     // number of flows
-	narrow   int     // min(distinct mapper ports, distinct reducer ports)
-	queue    int     // aalo queue index
-	key      float64 // order key of the current allocation
-	// Aalo: bytes sent as of sentAt, and the rate they grow at.
-	sent0, sentAt, sendRate float64
+	rate.Coflow
+	arrival float64
+	ids     []network.FlowID // network id of flow i
+	left    int              // flows not finished
+	width   int              // number of flows
+}
+
+// resources are the rate resources of a flow from port src to port dst on a
+// fabric of the given ports: uplinks are 0..ports-1, downlinks follow.
+func resources(ports, src, dst int) (uint8, [rate.MaxHops]int32) {
+	return 2, [rate.MaxHops]int32{int32(src), int32(ports + dst)}
 }
 
 // buildFlows turns a trace coflow into network flows: each reducer's bytes
 // are split evenly over the coflow's distinct mapper ports, and the share of
 // a mapper on the reducer's own port is local (no flow). Zero-byte shares
 // are no flow either. It returns the flows and the local bytes.
-func buildFlows(c *coflowbench.Coflow) ([]flowState, float64) {
+func buildFlows(c *coflowbench.Coflow) ([]flowSpec, float64) {
 	mappers := c.DistinctMappers()
-	var flows []flowState
+	var flows []flowSpec
 	var local float64
 	for _, r := range c.Reducers {
 		share := r.Bytes / float64(len(mappers))
@@ -50,22 +49,27 @@ func buildFlows(c *coflowbench.Coflow) ([]flowState, float64) {
 				local += share
 				continue
 			}
-			flows = append(flows, flowState{src: m, dst: r.Port, size: share, rem: share, rate: -1})
+			flows = append(flows, flowSpec{src: m, dst: r.Port, size: share})
 		}
 	}
 	return flows, local
 }
 
-// newCoflowState builds the state of trace coflow idx.
-func newCoflowState(idx int, c *coflowbench.Coflow) *coflowState {
-	flows, _ := buildFlows(c)
-	cs := &coflowState{idx: idx, arrival: c.Arrival, flows: flows, left: len(flows), width: len(flows)}
-	for _, f := range flows {
-		cs.netBytes += f.size
-		cs.longest = max(cs.longest, f.size)
+// newCoflowState builds the state of trace coflow idx on a fabric of the
+// given ports, and returns its flows.
+func newCoflowState(idx, ports int, c *coflowbench.Coflow) (*coflowState, []flowSpec) {
+	specs, _ := buildFlows(c)
+	cs := &coflowState{Coflow: rate.Coflow{Index: idx, Flows: make([]rate.Flow, len(specs))},
+		arrival: c.Arrival, ids: make([]network.FlowID, len(specs)), left: len(specs), width: len(specs)}
+	for i, s := range specs {
+		f := &cs.Flows[i]
+		f.Rem, f.Rate = s.size, -1 // -1: still max-min shared
+		f.N, f.Res = resources(ports, s.src, s.dst)
+		cs.Bytes += s.size
+		cs.Longest = max(cs.Longest, s.size)
 	}
-	cs.narrow = min(len(c.DistinctMappers()), len(c.DistinctReducers()))
-	return cs
+	cs.Narrow = min(len(c.DistinctMappers()), len(c.DistinctReducers()))
+	return cs, specs
 }
 
 // tag packs (coflow, flow) into the network's opaque flow tag.

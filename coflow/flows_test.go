@@ -19,10 +19,10 @@ func TestBuildFlows(t *testing.T) {
 		},
 	}
 	flows, local := buildFlows(&c)
-	want := []flowState{
-		{src: 3, dst: 1, size: 3 * mib, rem: 3 * mib, rate: -1},
-		{src: 1, dst: 2, size: 2 * mib, rem: 2 * mib, rate: -1},
-		{src: 3, dst: 2, size: 2 * mib, rem: 2 * mib, rate: -1},
+	want := []flowSpec{
+		{src: 3, dst: 1, size: 3 * mib},
+		{src: 1, dst: 2, size: 2 * mib},
+		{src: 3, dst: 2, size: 2 * mib},
 	}
 	if !reflect.DeepEqual(flows, want) {
 		t.Errorf("flows = %+v\nwant %+v", flows, want)
@@ -30,9 +30,13 @@ func TestBuildFlows(t *testing.T) {
 	if local != 3*mib {
 		t.Errorf("local = %v, want 3 MiB", local)
 	}
-	cs := newCoflowState(7, &c)
-	if cs.width != 3 || cs.netBytes != 7*mib || cs.longest != 3*mib || cs.narrow != 2 || cs.left != 3 {
+	cs, _ := newCoflowState(7, 4, &c)
+	if cs.width != 3 || cs.Bytes != 7*mib || cs.Longest != 3*mib || cs.Narrow != 2 || cs.left != 3 || cs.Index != 7 {
 		t.Errorf("state %+v", *cs)
+	}
+	// 4 ports: uplinks 0-3, downlinks 4-7. Flow 0 is 3->1.
+	if f := cs.Flows[0]; f.Rem != 3*mib || f.Rate != -1 || len(f.Resources()) != 2 || f.Res[0] != 3 || f.Res[1] != 5 {
+		t.Errorf("flow 0 %+v", f)
 	}
 }
 

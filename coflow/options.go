@@ -3,31 +3,63 @@ package coflow
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
+	"github.com/netsched/netsched/coflow/rate"
+	"github.com/netsched/netsched/sched"
 	"github.com/netsched/netsched/trace/coflowbench"
+	// The replay resolves policy names through the registry of network
+	// policies; these are the ones it can run.
+	_ "github.com/netsched/netsched/sched/netpolicy"
 )
 
-// Policy names accepted by Options.Policy.
+// Policy names accepted by Options.Policy. fair, varys and aalo are the
+// registered network policies of those names (sched/netpolicy); fifo, scf,
+// ncf, lcf and sebf are the replay's shorthands for varys with that order.
 const (
-	Fair = "fair" // per-flow max-min sharing by the network model
-	FIFO = "fifo" // coflow arrival order, MADD + backfill
-	SCF  = "scf"  // smallest largest-flow first, MADD + backfill
-	NCF  = "ncf"  // fewest of mapper or reducer ports first, MADD + backfill
-	LCF  = "lcf"  // least remaining bytes first, MADD + backfill
-	SEBF = "sebf" // Varys smallest effective bottleneck first, MADD + backfill
-	Aalo = "aalo" // Aalo D-CLAS: multi-level queues on bytes sent
+	Fair  = "fair"  // per-flow max-min sharing by the network model
+	FIFO  = "fifo"  // varys, order fifo: coflow arrival order, MADD + backfill
+	SCF   = "scf"   // varys, order scf: smallest largest flow first
+	NCF   = "ncf"   // varys, order ncf: fewest of mapper or reducer ports first
+	LCF   = "lcf"   // varys, order lcf: least remaining bytes first
+	SEBF  = "sebf"  // varys, order sebf: smallest effective bottleneck first
+	Aalo  = "aalo"  // Aalo D-CLAS: multi-level queues on bytes sent
+	Varys = "varys" // MADD + backfill in the order of its `order` parameter (sebf by default)
 )
 
-// Policies lists every policy name in a stable order.
-func Policies() []string { return []string{Fair, FIFO, SCF, NCF, LCF, SEBF, Aalo} }
+// Policies lists every name Options.Policy accepts in a stable order: fair,
+// the varys shorthands, aalo, varys, then any other registered network
+// policy the replay can run, by name.
+func Policies() []string {
+	out := []string{Fair, FIFO, SCF, NCF, LCF, SEBF, Aalo, Varys}
+	for _, info := range sched.NetworkPolicies() {
+		if slices.Contains(out, info.Name) {
+			continue
+		}
+		if np, err := sched.NewNetworkPolicy(info.Name, nil); err == nil {
+			if _, ok := np.(Replayable); ok {
+				out = append(out, info.Name)
+			}
+		}
+	}
+	return out
+}
+
+// Replayable is a registered network policy the task-free replay can run:
+// RatePolicy is its rate policy, nil for per-flow max-min sharing (fair).
+// Policies that derive priority classes from task state (sched/netpolicy's
+// fifo and scf) do not implement it.
+type Replayable interface {
+	RatePolicy() rate.Policy
+}
 
 // Defaults applied to zero-valued Options fields.
 const (
 	DefaultPortSpeed      = 1e9 / 8 // 1 Gbps in bytes/s
-	DefaultAaloQueues     = 10
-	DefaultAaloFirstLimit = 10 * coflowbench.MB // upper bound of Q0 in bytes
-	DefaultAaloMultiplier = 10.0
+	DefaultAaloQueues     = rate.DefaultQueues
+	DefaultAaloFirstLimit = rate.DefaultFirstLimit // upper bound of Q0 in bytes (10 MiB)
+	DefaultAaloMultiplier = rate.DefaultMultiplier
 	// ShortFlowLimit: a coflow is "short" when its longest flow is below
 	// this (Varys bins use 5 MB; the trace's MB is 2^20 bytes).
 	ShortFlowLimit = 5 * coflowbench.MB
@@ -37,7 +69,10 @@ const (
 
 // Options configure a replay.
 type Options struct {
-	Policy    string  // one of Policies()
+	Policy string // one of Policies(), case-insensitive
+	// Params are the policy's parameters, as a scenario's network_params
+	// (`netsched schedulers` lists them). A varys shorthand fixes order.
+	Params    map[string]any
 	PortSpeed float64 // NIC up and down speed of every port, bytes/s; default 1 Gbps
 
 	// Between reallocations, a flow that finishes hands its bandwidth at
@@ -55,7 +90,8 @@ type Options struct {
 	// completion time).
 	RescheduleOnFlowCompletion bool
 
-	// Aalo D-CLAS parameters (zero = default).
+	// Aalo's parameters queues, first_limit, multiplier and weighted (zero =
+	// the registered default); ignored by other policies.
 	AaloQueues     int     // number of queues K; default 10
 	AaloFirstLimit float64 // bytes sent that move a coflow out of Q0; default 10 MiB
 	AaloMultiplier float64 // each later limit is this times the previous; default 10
@@ -64,39 +100,59 @@ type Options struct {
 	AaloWeighted bool
 }
 
-// withDefaults validates o and fills in defaults.
-func (o Options) withDefaults() (Options, error) {
+// withDefaults validates o, fills in defaults and resolves the policy
+// through the registry (nil: max-min sharing).
+func (o Options) withDefaults() (Options, rate.Policy, error) {
 	o.Policy = strings.ToLower(strings.TrimSpace(o.Policy))
-	known := false
-	for _, p := range Policies() {
-		known = known || p == o.Policy
-	}
-	if !known {
-		return o, fmt.Errorf("coflow: unknown policy %q (want one of %s)", o.Policy, strings.Join(Policies(), ", "))
-	}
 	if o.PortSpeed == 0 {
 		o.PortSpeed = DefaultPortSpeed
 	}
 	if !(o.PortSpeed > 0) || math.IsInf(o.PortSpeed, 0) {
-		return o, fmt.Errorf("coflow: port speed %v bytes/s must be positive and finite", o.PortSpeed)
+		return o, nil, fmt.Errorf("coflow: port speed %v bytes/s must be positive and finite", o.PortSpeed)
 	}
-	if o.AaloQueues == 0 {
-		o.AaloQueues = DefaultAaloQueues
+	pol, err := o.resolve()
+	return o, pol, err
+}
+
+// resolve builds the policy named by o.Policy from the registry of network
+// policies: a varys shorthand is varys with that order, the Aalo* fields
+// are aalo's parameters, and Params are passed as given.
+func (o Options) resolve() (rate.Policy, error) {
+	name, params := o.Policy, map[string]any{}
+	if slices.Contains(rate.Orders(), name) {
+		if _, ok := o.Params["order"]; ok {
+			return nil, fmt.Errorf("coflow: policy %s is varys with order %s; give the order with policy varys", name, name)
+		}
+		name, params["order"] = Varys, o.Policy
 	}
-	if o.AaloFirstLimit == 0 {
-		o.AaloFirstLimit = DefaultAaloFirstLimit
+	if name == Aalo {
+		if o.AaloQueues != 0 {
+			params["queues"] = o.AaloQueues
+		}
+		if o.AaloFirstLimit != 0 {
+			params["first_limit"] = o.AaloFirstLimit
+		}
+		if o.AaloMultiplier != 0 {
+			params["multiplier"] = o.AaloMultiplier
+		}
+		if o.AaloWeighted {
+			params["weighted"] = true
+		}
 	}
-	if o.AaloMultiplier == 0 {
-		o.AaloMultiplier = DefaultAaloMultiplier
+	for k, v := range o.Params {
+		params[k] = v
 	}
-	if o.AaloQueues < 1 || o.AaloQueues > 64 {
-		return o, fmt.Errorf("coflow: aalo queues %d must be in [1, 64]", o.AaloQueues)
+	if _, ok := sched.LookupNetwork(name); !ok {
+		return nil, fmt.Errorf("coflow: unknown policy %q (want one of %s)", o.Policy, strings.Join(Policies(), ", "))
 	}
-	if !(o.AaloFirstLimit > 0) || math.IsInf(o.AaloFirstLimit, 0) {
-		return o, fmt.Errorf("coflow: aalo first queue limit %v bytes must be positive and finite", o.AaloFirstLimit)
+	np, err := sched.NewNetworkPolicy(name, params)
+	if err != nil {
+		return nil, fmt.Errorf("coflow: %w", err)
 	}
-	if !(o.AaloMultiplier > 1) || math.IsInf(o.AaloMultiplier, 0) {
-		return o, fmt.Errorf("coflow: aalo queue multiplier %v must be above 1 and finite", o.AaloMultiplier)
+	rp, ok := np.(Replayable)
+	if !ok {
+		return nil, fmt.Errorf("coflow: network policy %s sets priority classes from task state, which a replay without tasks does not have (replay policies: %s; in the replay fifo and scf are varys orders)",
+			name, strings.Join(Policies(), ", "))
 	}
-	return o, nil
+	return rp.RatePolicy(), nil
 }

@@ -6,7 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/netsched/netsched/internal/outdir"
@@ -48,8 +51,16 @@ func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 // Varys bin.
 func (res *Result) WriteTable(out io.Writer) error {
 	s := &res.Summary
+	policy := s.Policy
+	if len(s.Params) > 0 {
+		var kv []string
+		for _, k := range slices.Sorted(maps.Keys(s.Params)) {
+			kv = append(kv, fmt.Sprintf("%s=%v", k, s.Params[k]))
+		}
+		policy += " (" + strings.Join(kv, ", ") + ")"
+	}
 	fmt.Fprintf(out, "policy %s: %d coflows, %d flows, %s over the network, ports at %s, makespan %s\n",
-		s.Policy, s.Coflows, s.Flows, units.FormatBytes(s.NetworkBytes), units.FormatRate(s.PortSpeed), units.FormatDuration(s.Makespan))
+		policy, s.Coflows, s.Flows, units.FormatBytes(s.NetworkBytes), units.FormatRate(s.PortSpeed), units.FormatDuration(s.Makespan))
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "CCT\tcoflows\tmean\tp50\tp95\tp99\tmax\t")
 	rows := []struct {

@@ -120,154 +120,6 @@ func TestDeterminism(t *testing.T) {
 	}
 }
 
-// The allocator never exceeds a port and, after the backfill, leaves no
-// flow that could still grow (one of its two ports is full).
-func TestAllocatorFeasibleAndWorkConserving(t *testing.T) {
-	const ports, speed = 7, 100.0
-	rng := rand.New(rand.NewPCG(3, 4))
-	for trial := range 200 {
-		var active []*coflowState
-		for i := range 1 + rng.IntN(6) {
-			c := &coflowState{idx: i, queue: rng.IntN(3), narrow: 1 + rng.IntN(3)}
-			for range 1 + rng.IntN(6) {
-				src, dst := rng.IntN(ports), rng.IntN(ports)
-				if src == dst {
-					continue
-				}
-				size := 1 + rng.Float64()*50
-				f := flowState{src: src, dst: dst, size: size, rem: size * rng.Float64(), done: rng.IntN(5) == 0}
-				if f.done {
-					f.rem = 0
-				}
-				c.flows = append(c.flows, f)
-				c.netBytes += size
-				c.longest = max(c.longest, size)
-			}
-			active = append(active, c)
-		}
-		for _, p := range Policies()[1:] {
-			for _, weighted := range []bool{false, true} {
-				if weighted && p != Aalo {
-					continue
-				}
-				a := newAllocator(ports, speed)
-				var pol ratePolicy
-				if p == Aalo {
-					pol = newAalo(Options{AaloQueues: 3, AaloFirstLimit: 10, AaloMultiplier: 10, AaloWeighted: weighted}, ports)
-				} else {
-					pol = &orderPolicy{key: orderKeys[p]}
-				}
-				pol.allocate(a, active)
-				var upUse, downUse [ports]float64
-				for _, c := range active {
-					for _, f := range c.flows {
-						if f.next < 0 || (f.done && f.next != 0) {
-							t.Fatalf("trial %d %s: flow %+v", trial, p, f)
-						}
-						upUse[f.src] += f.next
-						downUse[f.dst] += f.next
-					}
-				}
-				for q := range ports {
-					if upUse[q] > speed*(1+1e-12) || downUse[q] > speed*(1+1e-12) {
-						t.Fatalf("trial %d %s weighted=%v: port %d carries up %v down %v > %v", trial, p, weighted, q, upUse[q], downUse[q], speed)
-					}
-				}
-				checkMaximal(t, active, speed)
-				if p != Aalo {
-					refillRandom(t, rng, a, active)
-				}
-			}
-		}
-	}
-}
-
-// The first coflow in MADD order finishes all its flows together at its
-// bottleneck time on the free fabric.
-func TestMADDFirstCoflowPaced(t *testing.T) {
-	c := &coflowState{idx: 0, flows: []flowState{
-		{src: 0, dst: 2, rem: 6}, {src: 1, dst: 2, rem: 2}, {src: 0, dst: 3, rem: 3},
-	}}
-	a := newAllocator(4, 1)
-	a.reset([]*coflowState{c})
-	a.madd(c)
-	// up0 carries 9, down2 8: Γ = 9, every flow at rem/9.
-	for _, f := range c.flows {
-		if !near(f.next, f.rem/9) {
-			t.Errorf("flow %d->%d rate %v, want %v", f.src, f.dst, f.next, f.rem/9)
-		}
-	}
-}
-
-// checkMaximal fails unless every port is within capacity and every
-// unfinished flow has a full port (it could not grow).
-func checkMaximal(t *testing.T, active []*coflowState, speed float64) {
-	t.Helper()
-	up, down := map[int]float64{}, map[int]float64{}
-	for _, c := range active {
-		for _, f := range c.flows {
-			up[f.src] += f.next
-			down[f.dst] += f.next
-		}
-	}
-	for p := range up {
-		if up[p] > speed*(1+1e-12) {
-			t.Fatalf("uplink %d carries %v > %v", p, up[p], speed)
-		}
-	}
-	for p := range down {
-		if down[p] > speed*(1+1e-12) {
-			t.Fatalf("downlink %d carries %v > %v", p, down[p], speed)
-		}
-	}
-	for _, c := range active {
-		for _, f := range c.flows {
-			if !f.done && speed-up[f.src] > 1e-9 && speed-down[f.dst] > 1e-9 {
-				t.Fatalf("flow %d->%d could grow (up %v, down %v used)", f.src, f.dst, up[f.src], down[f.dst])
-			}
-		}
-	}
-}
-
-// refillRandom applies the allocation, finishes a few flows and checks that
-// the refiller hands their bandwidth out without overfilling any port and
-// leaves no flow that could grow.
-func refillRandom(t *testing.T, rng *rand.Rand, a *allocator, active []*coflowState) {
-	t.Helper()
-	rf := newRefiller(len(a.up))
-	for _, c := range active {
-		c.left = 0
-		for i := range c.flows {
-			f := &c.flows[i]
-			f.rate = f.next
-			if !f.done {
-				c.left++
-			}
-		}
-		rf.add(c)
-	}
-	for _, c := range active {
-		for i := range c.flows {
-			if f := &c.flows[i]; !f.done && c.left > 1 && rng.IntN(3) == 0 {
-				f.done = true
-				c.left--
-				rf.freed = append(rf.freed, flowRef{c, i})
-			}
-		}
-	}
-	rf.refill(a, func(ref flowRef) { ref.flow().rate = ref.flow().next })
-	for _, c := range active {
-		for i := range c.flows {
-			if f := &c.flows[i]; f.done {
-				f.next = 0
-			} else {
-				f.next = f.rate
-			}
-		}
-	}
-	checkMaximal(t, active, a.speed)
-}
-
 // Aalo never lets a coflow run past its queue's limit unnoticed: after every
 // instant of the replay, each active coflow has sent less than its queue's
 // limit. With a small first limit the synthetic trace crosses limits often,
@@ -277,17 +129,13 @@ func TestAaloNoMissedCrossing(t *testing.T) {
 	steps := 0
 	afterStep = func(r *replayer, now float64) {
 		steps++
+		r.refresh()
 		for _, c := range r.active {
-			if c.queue >= r.aalo.queues-1 {
+			if c.Queue >= r.aalo.Config().Queues-1 {
 				continue
 			}
-			for i := range c.flows {
-				if f := &c.flows[i]; !f.done {
-					f.rem = r.net.Remaining(f.id)
-				}
-			}
-			if s, lim := sent(c), r.aalo.limit(c.queue); s > lim*(1+1e-6) {
-				t.Fatalf("t=%v: coflow %d in queue %d sent %v, past its limit %v", now, c.idx, c.queue, s, lim)
+			if s, lim := c.Sent(), r.aalo.Limit(c.Queue); s > lim*(1+1e-6) {
+				t.Fatalf("t=%v: coflow %d in queue %d sent %v, past its limit %v", now, c.Index, c.Queue, s, lim)
 			}
 		}
 	}

@@ -3,21 +3,25 @@
 // non-blocking fabric whose NIC uplink and downlink run at the port speed,
 // and a coflow scheduling policy sets the flows' rates.
 //
-// Policies: "fair" leaves sharing to the network's per-flow max-min
-// allocation. "fifo", "scf", "ncf", "lcf" and "sebf" order the coflows, give
-// each the Varys MADD allocation against the bandwidth earlier coflows left
-// and then backfill leftover bandwidth in arrival order; "aalo" is Aalo's
-// D-CLAS. Those six set explicit rates with network.SetRate and reallocate
-// on every coflow arrival and departure (and, for aalo, whenever a coflow's
-// sent bytes reach its queue's limit, computed exactly as an event); in
-// between, a finished flow's bandwidth is backfilled at its two ports.
-// See docs/coflow.md for the definitions.
+// Policies are resolved through the registry of network policies (package
+// sched), the same that scenarios name: "fair" leaves sharing to the
+// network's per-flow max-min allocation; "varys" orders the coflows, gives
+// each the MADD allocation against the bandwidth earlier coflows left and
+// then backfills leftover bandwidth in arrival order ("fifo", "scf", "ncf",
+// "lcf" and "sebf" are shorthands for varys with that order); "aalo" is
+// Aalo's D-CLAS. The rates come from package coflow/rate, shared with the
+// task engine. The explicit-rate policies pin flows with network.SetRate and
+// reallocate on every coflow arrival and departure (and, for aalo, whenever
+// a coflow's sent bytes reach its queue's limit, computed exactly as an
+// event); in between, a finished flow's bandwidth is backfilled at its two
+// ports. See docs/coflow.md for the definitions.
 package coflow
 
 import (
 	"fmt"
 	"math"
 
+	"github.com/netsched/netsched/coflow/rate"
 	"github.com/netsched/netsched/network"
 	"github.com/netsched/netsched/trace/coflowbench"
 )
@@ -25,14 +29,14 @@ import (
 // Replay runs the whole trace under opt and returns one record per coflow
 // (in trace order) and the summary.
 func Replay(tr *coflowbench.Trace, opt Options) (*Result, error) {
-	opt, err := opt.withDefaults()
+	opt, pol, err := opt.withDefaults()
 	if err != nil {
 		return nil, err
 	}
 	if tr == nil || tr.Ports < 1 {
 		return nil, fmt.Errorf("coflow: trace has no ports")
 	}
-	r, err := newReplayer(tr, opt)
+	r, err := newReplayer(tr, opt, pol)
 	if err != nil {
 		return nil, err
 	}
@@ -49,13 +53,13 @@ type replayer struct {
 	opt   Options
 	tr    *coflowbench.Trace
 	net   *network.Network
-	pol   ratePolicy  // nil for fair
-	aalo  *aaloPolicy // set when pol is aalo
-	refil *refiller   // nil with Options.IdleFreedBandwidth, fair, or full reallocation per flow
-	alloc *allocator
+	pol   rate.Policy    // nil for fair
+	aalo  *rate.Aalo     // set when pol is aalo
+	refil *rate.Refiller // nil with Options.IdleFreedBandwidth, fair, or full reallocation per flow
+	alloc *rate.Allocator
 
 	coflows []*coflowState // by trace index; nil before arrival and after finish
-	active  []*coflowState // arrival order
+	active  []*rate.Coflow // the arrived coflows' rate state, arrival order
 	recs    []Record
 
 	departed, anyDone bool
@@ -65,7 +69,7 @@ type replayer struct {
 	err               error
 }
 
-func newReplayer(tr *coflowbench.Trace, opt Options) (*replayer, error) {
+func newReplayer(tr *coflowbench.Trace, opt Options, pol rate.Policy) (*replayer, error) {
 	machines := make([]network.Machine, tr.Ports)
 	for i := range machines {
 		machines[i] = network.Machine{Rack: 0, NICUp: opt.PortSpeed, NICDown: opt.PortSpeed}
@@ -77,18 +81,20 @@ func newReplayer(tr *coflowbench.Trace, opt Options) (*replayer, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &replayer{opt: opt, tr: tr, net: net, alloc: newAllocator(tr.Ports, opt.PortSpeed),
-		coflows: make([]*coflowState, len(tr.Coflows)), recs: make([]Record, len(tr.Coflows))}
-	switch opt.Policy {
-	case Fair:
-	case Aalo:
-		r.aalo = newAalo(opt, tr.Ports)
-		r.pol = r.aalo
-	default:
-		r.pol = &orderPolicy{key: orderKeys[opt.Policy]}
+	// Resources: port p's uplink is p, its downlink ports+p (see resources).
+	caps := make([]float64, 2*tr.Ports)
+	for i := range caps {
+		caps[i] = opt.PortSpeed
 	}
+	alloc, err := rate.NewAllocator(caps)
+	if err != nil {
+		return nil, err
+	}
+	r := &replayer{opt: opt, tr: tr, net: net, pol: pol, alloc: alloc,
+		coflows: make([]*coflowState, len(tr.Coflows)), recs: make([]Record, len(tr.Coflows))}
+	r.aalo, _ = pol.(*rate.Aalo)
 	if r.pol != nil && !opt.IdleFreedBandwidth && !opt.RescheduleOnFlowCompletion {
-		r.refil = newRefiller(tr.Ports)
+		r.refil = rate.NewRefiller(len(caps))
 	}
 	return r, nil
 }
@@ -126,7 +132,7 @@ func (r *replayer) run() error {
 		return r.err
 	}
 	if len(r.active) > 0 {
-		return fmt.Errorf("coflow: policy %s left coflow %s without bandwidth: it never finished", r.opt.Policy, r.tr.Coflows[r.active[0].idx].ID)
+		return fmt.Errorf("coflow: policy %s left coflow %s without bandwidth: it never finished", r.opt.Policy, r.tr.Coflows[r.active[0].Index].ID)
 	}
 	return nil
 }
@@ -137,32 +143,32 @@ func (r *replayer) schedule(t float64, arrived bool, polNext float64) float64 {
 	realloc := arrived || r.departed || (r.opt.RescheduleOnFlowCompletion && r.anyDone)
 	if r.refil != nil {
 		if realloc {
-			r.refil.freed = r.refil.freed[:0] // the reallocation covers them
-		} else if len(r.refil.freed) > 0 {
-			r.refil.refill(r.alloc, func(ref flowRef) {
-				f := ref.flow()
+			r.refil.Forget() // the reallocation covers them
+		} else if r.refil.Pending() {
+			r.refil.Refill(r.alloc, func(ref rate.Ref) {
+				f := ref.Flow()
 				if r.aalo != nil {
 					// A raised rate can only bring this coflow's crossing forward.
-					r.aalo.rateChanged(ref.c, f.rate, f.next, t)
-					polNext = min(polNext, r.aalo.crossing(ref.c))
+					r.aalo.RateChanged(ref.C, f.Rate, f.Next, t)
+					polNext = min(polNext, r.aalo.Crossing(ref.C))
 				}
-				r.setRate(t, f)
+				r.setRate(t, r.coflows[ref.C.Index], ref.I)
 			})
 		}
 	}
 	check := t >= polNext
-	if r.aalo != nil && (check || realloc) && r.aalo.requeue(t, r.active) {
+	if r.aalo != nil && (check || realloc) && r.aalo.Requeue(t, r.active) {
 		realloc = true
 	}
 	if realloc {
 		r.refresh()
-		r.pol.allocate(r.alloc, r.active)
+		r.pol.Allocate(r.alloc, r.active)
 		r.apply(t)
 		r.reallocs++
 		if r.aalo != nil {
-			r.aalo.resync(t, r.active)
+			r.aalo.Resync(t, r.active)
 			if r.refil != nil {
-				r.refil.sortByQueue()
+				r.refil.SortByQueue()
 			}
 		}
 	}
@@ -170,7 +176,7 @@ func (r *replayer) schedule(t float64, arrived bool, polNext float64) float64 {
 		return math.Inf(1)
 	}
 	if realloc || check {
-		return r.aalo.nextCrossing(r.active)
+		return r.aalo.NextCrossing(r.active)
 	}
 	return polNext
 }
@@ -178,41 +184,40 @@ func (r *replayer) schedule(t float64, arrived bool, polNext float64) float64 {
 // arrive starts every flow of trace coflow i at time t.
 func (r *replayer) arrive(i int, t float64) {
 	c := &r.tr.Coflows[i]
-	cs := newCoflowState(i, c)
-	r.recs[i] = Record{ID: c.ID, Arrival: c.Arrival, Bytes: c.TotalBytes(), Width: cs.width, LongestFlow: cs.longest}
+	cs, specs := newCoflowState(i, r.tr.Ports, c)
+	r.recs[i] = Record{ID: c.ID, Arrival: c.Arrival, Bytes: c.TotalBytes(), Width: cs.width, LongestFlow: cs.Longest}
 	r.flows += cs.width
-	r.netBytes += cs.netBytes
+	r.netBytes += cs.Bytes
 	if cs.width == 0 {
 		r.finish(cs, c.Arrival)
 		return
 	}
 	r.coflows[i] = cs
-	r.active = append(r.active, cs)
+	r.active = append(r.active, &cs.Coflow)
 	if r.refil != nil {
-		r.refil.add(cs)
+		r.refil.Add(&cs.Coflow)
 	}
-	for j := range cs.flows {
-		f := &cs.flows[j]
-		id, err := r.net.Start(t, network.FlowSpec{Src: f.src, Dst: f.dst, Size: f.size, Tag: tag(i, j)})
+	for j, s := range specs {
+		id, err := r.net.Start(t, network.FlowSpec{Src: s.src, Dst: s.dst, Size: s.size, Tag: tag(i, j)})
 		if err != nil {
 			r.err = fmt.Errorf("coflow %s: %w", c.ID, err)
 			return
 		}
-		f.id = id
+		cs.ids[j] = id
 	}
 }
 
 func (r *replayer) onDone(c network.Completion) {
 	ci, fi := untag(c.Tag)
 	cs := r.coflows[ci]
-	f := &cs.flows[fi]
+	f := &cs.Flows[fi]
 	if r.aalo != nil {
-		r.aalo.rateChanged(cs, f.rate, 0, c.Time)
+		r.aalo.RateChanged(&cs.Coflow, f.Rate, 0, c.Time)
 	}
-	f.done, f.rem = true, 0
+	f.Done, f.Rem = true, 0
 	r.anyDone = true
 	if r.refil != nil {
-		r.refil.freed = append(r.refil.freed, flowRef{cs, fi})
+		r.refil.Finished(&cs.Coflow, fi)
 	}
 	if cs.left--; cs.left == 0 {
 		r.finish(cs, c.Time)
@@ -220,10 +225,10 @@ func (r *replayer) onDone(c network.Completion) {
 }
 
 func (r *replayer) finish(cs *coflowState, t float64) {
-	rec := &r.recs[cs.idx]
+	rec := &r.recs[cs.Index]
 	rec.Finish, rec.CCT = t, t-cs.arrival
-	r.coflows[cs.idx] = nil
-	cs.flows = nil // the record keeps what outlives the coflow
+	r.coflows[cs.Index] = nil
+	cs.Flows, cs.ids = nil, nil // the record keeps what outlives the coflow
 	r.departed = true
 }
 
@@ -232,7 +237,7 @@ func (r *replayer) finish(cs *coflowState, t float64) {
 func (r *replayer) dropFinished() {
 	kept := r.active[:0]
 	for _, c := range r.active {
-		if c.left > 0 {
+		if len(c.Flows) > 0 {
 			kept = append(kept, c)
 		}
 	}
@@ -243,9 +248,10 @@ func (r *replayer) dropFinished() {
 // refresh reads every unfinished flow's remaining bytes from the network.
 func (r *replayer) refresh() {
 	for _, c := range r.active {
-		for i := range c.flows {
-			if f := &c.flows[i]; !f.done {
-				f.rem = r.net.Remaining(f.id)
+		ids := r.coflows[c.Index].ids
+		for i := range c.Flows {
+			if f := &c.Flows[i]; !f.Done {
+				f.Rem = r.net.Remaining(ids[i])
 			}
 		}
 	}
@@ -254,18 +260,19 @@ func (r *replayer) refresh() {
 // apply pins every flow whose computed rate changed.
 func (r *replayer) apply(t float64) {
 	for _, c := range r.active {
-		for i := range c.flows {
-			f := &c.flows[i]
-			if !f.done && f.next != f.rate {
-				r.setRate(t, f)
+		cs := r.coflows[c.Index]
+		for i := range c.Flows {
+			if f := &c.Flows[i]; !f.Done && f.Next != f.Rate {
+				r.setRate(t, cs, i)
 			}
 		}
 	}
 }
 
-// setRate pins f to its computed rate.
-func (r *replayer) setRate(t float64, f *flowState) {
-	r.net.SetRate(t, f.id, f.next)
-	f.rate = f.next
+// setRate pins flow i of cs to its computed rate.
+func (r *replayer) setRate(t float64, cs *coflowState, i int) {
+	f := &cs.Flows[i]
+	r.net.SetRate(t, cs.ids[i], f.Next)
+	f.Rate = f.Next
 	r.rateUpdates++
 }

@@ -38,20 +38,21 @@ type Bins struct {
 
 // Summary is what summary.json holds.
 type Summary struct {
-	Policy       string  `json:"policy"`
-	AaloWeighted bool    `json:"aalo_weighted,omitempty"`
-	Reschedule   string  `json:"reschedule"` // events that trigger a reallocation
-	PortSpeed    float64 `json:"port_speed"` // bytes/s
-	Ports        int     `json:"ports"`
-	Coflows      int     `json:"coflows"`
-	Flows        int     `json:"flows"`
-	Bytes        float64 `json:"bytes"`         // all shuffle bytes
-	NetworkBytes float64 `json:"network_bytes"` // bytes carried by flows
-	Makespan     float64 `json:"makespan"`      // last finish - first arrival
-	Reallocs     int     `json:"reallocations"` // explicit-rate reallocations
-	RateUpdates  int     `json:"rate_updates"`  // SetRate calls (rates that changed)
-	CCT          Stats   `json:"cct"`
-	Bins         Bins    `json:"bins"`
+	Policy       string         `json:"policy"`
+	Params       map[string]any `json:"params,omitempty"` // Options.Params as given
+	AaloWeighted bool           `json:"aalo_weighted,omitempty"`
+	Reschedule   string         `json:"reschedule"` // events that trigger a reallocation
+	PortSpeed    float64        `json:"port_speed"` // bytes/s
+	Ports        int            `json:"ports"`
+	Coflows      int            `json:"coflows"`
+	Flows        int            `json:"flows"`
+	Bytes        float64        `json:"bytes"`         // all shuffle bytes
+	NetworkBytes float64        `json:"network_bytes"` // bytes carried by flows
+	Makespan     float64        `json:"makespan"`      // last finish - first arrival
+	Reallocs     int            `json:"reallocations"` // explicit-rate reallocations
+	RateUpdates  int            `json:"rate_updates"`  // SetRate calls (rates that changed)
+	CCT          Stats          `json:"cct"`
+	Bins         Bins           `json:"bins"`
 	// Definitions, so that the file explains itself.
 	ShortFlowLimit float64 `json:"short_flow_limit"` // bytes
 	NarrowWidth    int     `json:"narrow_width"`     // flows
@@ -65,12 +66,12 @@ type Result struct {
 
 func (r *replayer) result() *Result {
 	s := Summary{
-		Policy: r.opt.Policy, AaloWeighted: r.opt.Policy == Aalo && r.opt.AaloWeighted,
+		Policy: r.opt.Policy, Params: r.opt.Params, AaloWeighted: r.aalo != nil && r.aalo.Config().Weighted,
 		PortSpeed: r.opt.PortSpeed, Ports: r.tr.Ports, Coflows: len(r.recs), Flows: r.flows,
 		Reallocs: r.reallocs, RateUpdates: r.rateUpdates, ShortFlowLimit: ShortFlowLimit, NarrowWidth: NarrowWidth,
 	}
 	switch {
-	case r.opt.Policy == Fair:
+	case r.pol == nil:
 		s.Reschedule = "none (network max-min)"
 	case r.opt.RescheduleOnFlowCompletion:
 		s.Reschedule = "coflow arrival, coflow departure, flow completion"
@@ -79,7 +80,7 @@ func (r *replayer) result() *Result {
 	default:
 		s.Reschedule = "coflow arrival, coflow departure; backfill at a finished flow's ports"
 	}
-	if r.opt.Policy == Aalo {
+	if r.aalo != nil {
 		s.Reschedule += ", queue change"
 	}
 	var all []float64

@@ -136,6 +136,43 @@ type NetworkPolicy interface {
 	FlowClasser
 }
 
+// CoflowRater is a network policy that sets every flow's rate itself
+// (Varys, Aalo) rather than leaving the sharing to classes and max-min: a
+// job's flows in flight are its coflow. The engine calls CoflowRates once
+// per instant at which flows started or finished, after all of that
+// instant's changes, and at the time the previous call returned (+Inf:
+// none), such as Aalo's next queue crossing. Rates are computed from
+// scratch each time; the engine pins every flow to the rate set (an
+// explicit rate, served before every class) and passes on only the rates
+// that changed. The policy must keep every link within its capacity; check
+// mode verifies it. Hybrid (OCS) networks are refused at the start of the
+// run: a flow's links change with the circuit schedule.
+type CoflowRater interface {
+	// CoflowRates sets Rate (bytes/s, >= 0) of every flow in cs, whose
+	// coflows are in job arrival order. links holds every link's capacity
+	// in bytes/s, indexed as CoflowFlow.Links.
+	CoflowRates(v View, links []float64, cs []Coflow) (next float64, err error)
+}
+
+// Coflow is one job's flows in flight, for a CoflowRater.
+type Coflow struct {
+	Job Job
+	// Sent is the bytes the job's flows delivered so far, finished flows
+	// included (attained service, as Aalo counts it).
+	Sent  float64
+	Flows []CoflowFlow // in start order
+}
+
+// CoflowFlow is one flow in flight; the policy sets Rate.
+type CoflowFlow struct {
+	Task      Task    // the task receiving it
+	Src       int     // the sending machine
+	Size      float64 // bytes at its start
+	Remaining float64 // bytes left now
+	Links     []int   // its route: link indices (network.API Links order), at most four
+	Rate      float64 // set by CoflowRates
+}
+
 // Observer is told about lifecycle events after the engine applied them.
 // It may change flow classes in p (PushBox re-ranks a machine's flows when
 // a task starts); placements are not allowed there.

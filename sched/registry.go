@@ -180,7 +180,7 @@ func (e *SpecError) Error() string { return e.Err.Error() }
 
 // SchedulerField is Field (scenario loading points at it).
 func (e *SpecError) SchedulerField() string { return e.Field }
-func (e *SpecError) Unwrap() error { return e.Err }
+func (e *SpecError) Unwrap() error          { return e.Err }
 
 // CheckSpec checks a scenario's scheduler choice without building anything:
 // the names are registered and every parameter decodes and passes its

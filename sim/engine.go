@@ -45,7 +45,8 @@ type Engine struct {
 	failer        sched.Failer
 	gater         sched.FetchGater
 	rackScheduler sched.RackHeartbeater
-	heartbeats    bool // per-machine heartbeats are generated
+	rates         *rater // a network policy that sets flow rates; nil otherwise
+	heartbeats    bool   // per-machine heartbeats are generated
 	// rackHBScheduled marks racks with a pending rack heartbeat.
 	rackHBScheduled []bool
 
@@ -143,6 +144,11 @@ func New(sc *scenario.Scenario, s sched.Scheduler) (*Engine, error) {
 			return nil, err
 		}
 		e.flowClasser = np
+		if cr, ok := np.(sched.CoflowRater); ok {
+			if e.rates, err = e.newRater(cr); err != nil {
+				return nil, err
+			}
+		}
 	} else if len(sc.Scheduler.NetworkParams) > 0 {
 		return nil, fmt.Errorf("scheduler %s: network_params given without network", sc.Scheduler.Name)
 	}
@@ -189,7 +195,7 @@ func (e *Engine) Run() (*metrics.Result, error) {
 		if e.unfinished == 0 && e.srcDone {
 			break
 		}
-		t := math.Min(e.events.peekTime(), e.net.NextEvent())
+		t := min(e.events.peekTime(), e.net.NextEvent(), e.rates.nextTime())
 		if math.IsInf(t, 1) {
 			return nil, e.stalled()
 		}
@@ -202,6 +208,7 @@ func (e *Engine) Run() (*metrics.Result, error) {
 			break
 		}
 		e.schedulingPass()
+		e.rates.update()
 		if e.check {
 			e.checkInvariants()
 		}

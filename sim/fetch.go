@@ -35,6 +35,7 @@ func (e *Engine) pumpFetches(t *state.Task) {
 		}
 		rec := &state.FlowRec{Task: t, Src: s.Machine, Bytes: s.Bytes, Kind: s.Kind, ID: id, Class: class, Start: e.now}
 		e.flows[e.flowSeq] = rec
+		e.rates.started(rec)
 		f.Flows = append(f.Flows, rec)
 		f.Active++
 	}
@@ -130,6 +131,7 @@ func (e *Engine) flowDone(c network.Completion) {
 	}
 	delete(e.flows, c.Tag)
 	e.metrics.flow(rec, e.now)
+	e.rates.finished(rec)
 	if e.check && math.Abs(c.Size-rec.Bytes) > 1e-6*math.Max(1, rec.Bytes) {
 		e.fail("check: flow of %s carried %g bytes, expected %g", rec.Task, c.Size, rec.Bytes)
 	}

@@ -10,17 +10,20 @@ import (
 	"github.com/netsched/netsched/internal/outdir"
 	"github.com/netsched/netsched/internal/units"
 	"github.com/netsched/netsched/trace/coflowbench"
+	"github.com/netsched/netsched/trace/inspect"
 )
 
 func init() { extraCommands = append(extraCommands, newCoflowCmd) }
 
-// newCoflowCmd is `netsched coflow TRACE --policy P [--out DIR] [--port-speed 1Gbps]`:
-// a network-only replay of a coflow-benchmark trace.
+// newCoflowCmd is `netsched coflow TRACE --policy P [--param k=v] [--out DIR] [--port-speed 1Gbps]`:
+// a network-only replay of a coflow-benchmark trace under a network policy
+// from the registry.
 func newCoflowCmd() *cobra.Command {
 	var policy, out, speed, firstLimit string
+	var params []string
 	var opt coflow.Options
 	cmd := &cobra.Command{
-		Use:   "coflow TRACE --policy P [--out DIR] [--port-speed 1Gbps]",
+		Use:   "coflow TRACE --policy P [--param KEY=VALUE]... [--out DIR] [--port-speed 1Gbps]",
 		Short: "Replay a coflow-benchmark trace on the network model under a coflow scheduler",
 		Long: `Replay a coflow-benchmark trace (e.g. FB2010-1Hr-150-0.txt) on a non-blocking
 fabric: every port is a machine whose NIC uplink and downlink run at
@@ -28,9 +31,14 @@ fabric: every port is a machine whose NIC uplink and downlink run at
 mapper ports (a mapper on the reducer's port moves its share locally) and all
 flows of a coflow start at its arrival.
 
-Policies: ` + strings.Join(coflow.Policies(), ", ") + `. fair is per-flow max-min
-sharing; fifo, scf, ncf, lcf and sebf order the coflows and give each the Varys
-MADD allocation, then backfill; aalo is Aalo's D-CLAS. See docs/coflow.md.
+Policies are the network policies of the registry that run without tasks
+(` + "`netsched schedulers`" + ` lists them with their parameters, set with --param):
+fair is per-flow max-min sharing; varys orders the coflows (parameter order:
+sebf, fifo, scf, ncf or lcf) and gives each the MADD allocation, then
+backfills; aalo is Aalo's D-CLAS. fifo, scf, ncf, lcf and sebf are shorthands
+for varys with that order. (In a scenario, network: fifo and network: scf
+are priority-class policies instead; they need tasks and cannot replay.)
+Accepted: ` + strings.Join(coflow.Policies(), ", ") + `. See docs/coflow.md.
 
 Prints a CCT table; with --out, also writes summary.json and coflows.csv
 (times in seconds, sizes in bytes) into DIR.`,
@@ -50,6 +58,16 @@ Prints a CCT table; with --out, also writes summary.json and coflows.csv
 				return fmt.Errorf("--aalo-first-limit %q must be positive", firstLimit)
 			}
 			opt.Policy = policy
+			if opt.Params, err = inspect.ParseOptions(params); err != nil {
+				return fmt.Errorf("--param: %w", err)
+			}
+			if p := strings.ToLower(strings.TrimSpace(policy)); p != coflow.Aalo {
+				for _, name := range []string{"aalo-queues", "aalo-first-limit", "aalo-multiplier", "aalo-weighted"} {
+					if cmd.Flags().Changed(name) {
+						return fmt.Errorf("--%s is a parameter of --policy aalo, not of %s", name, p)
+					}
+				}
+			}
 			tr, err := coflowbench.ReadFile(args[0])
 			if err != nil {
 				return err
@@ -78,16 +96,17 @@ Prints a CCT table; with --out, also writes summary.json and coflows.csv
 	}
 	f := cmd.Flags()
 	f.StringVar(&policy, "policy", "", "coflow scheduling policy: "+strings.Join(coflow.Policies(), ", "))
+	f.StringArrayVar(&params, "param", nil, "a parameter of the policy, key=value (YAML value; repeatable), as a scenario's network_params")
 	f.StringVar(&out, "out", "", "directory for summary.json and coflows.csv (nothing is written without it)")
 	f.StringVar(&speed, "port-speed", "1Gbps", "NIC uplink and downlink speed of every port")
 	f.BoolVar(&opt.IdleFreedBandwidth, "idle-freed-bandwidth", false,
 		"leave a finished flow's bandwidth idle until the next reallocation (CoflowSim) instead of backfilling it at its ports")
 	f.BoolVar(&opt.RescheduleOnFlowCompletion, "reschedule-on-flow-completion", false,
 		"make every flow completion a full reallocation (slow on large traces)")
-	f.BoolVar(&opt.AaloWeighted, "aalo-weighted", false, "aalo: weighted sharing across queues (weight K-q) instead of strict priority")
-	f.IntVar(&opt.AaloQueues, "aalo-queues", coflow.DefaultAaloQueues, "aalo: number of queues")
-	f.StringVar(&firstLimit, "aalo-first-limit", "10MiB", "aalo: bytes sent that move a coflow out of the first queue")
-	f.Float64Var(&opt.AaloMultiplier, "aalo-multiplier", coflow.DefaultAaloMultiplier, "aalo: each queue limit is this times the previous")
+	f.BoolVar(&opt.AaloWeighted, "aalo-weighted", false, "aalo's parameter weighted: weighted sharing across queues (weight K-q) instead of strict priority")
+	f.IntVar(&opt.AaloQueues, "aalo-queues", coflow.DefaultAaloQueues, "aalo's parameter queues: number of queues")
+	f.StringVar(&firstLimit, "aalo-first-limit", "10MiB", "aalo's parameter first_limit: bytes sent that move a coflow out of the first queue")
+	f.Float64Var(&opt.AaloMultiplier, "aalo-multiplier", coflow.DefaultAaloMultiplier, "aalo's parameter multiplier: each queue limit is this times the previous")
 	cmd.MarkFlagRequired("policy")
 	return cmd
 }

@@ -1,16 +1,17 @@
 // Package netpolicy registers the network policies a scenario can combine
-// with any task scheduler (`scheduler: {name: fair, network: fifo}`): how
-// the flows of different jobs share links, as priority classes.
-//
-// The coflow schedulers Varys (MADD rates) and Aalo (D-CLAS queues by bytes
-// sent) run in the network-only coflow replay (package coflow); they are
-// not network policies of the task engine yet, since they need rate and
-// re-classing hooks driven by flow progress.
+// with any task scheduler (`scheduler: {name: fair, network: varys}`): how
+// the flows of different jobs share links. fair, fifo and scf set priority
+// classes; varys (MADD rates in an order) and aalo (D-CLAS queues by bytes
+// sent) set every flow's rate from its job's coflow (sched.CoflowRater)
+// with package coflow/rate. The coflow replay (`netsched coflow`) resolves
+// its policies here too: fair, varys and aalo run without tasks; fifo and
+// scf class flows by task state and do not.
 package netpolicy
 
 import (
 	"math"
 
+	"github.com/netsched/netsched/coflow/rate"
 	"github.com/netsched/netsched/sched"
 )
 
@@ -19,11 +20,13 @@ func init() {
 		"every flow in one class: max-min fair sharing (the default)",
 		sched.NoConfig{}, func(sched.NoConfig) (sched.NetworkPolicy, error) { return Fair{}, nil }))
 	sched.RegisterNetwork(sched.DefineNetwork("fifo",
-		"strict priority by job arrival: an earlier job's flows are served first (PushBox's Hadoop(FIFO) network)",
+		"strict priority by job arrival: an earlier job's flows are served first (PushBox's Hadoop(FIFO) network); "+
+			"not the MADD order (varys, order fifo), which `netsched coflow --policy fifo` names",
 		sched.NoConfig{}, func(sched.NoConfig) (sched.NetworkPolicy, error) { return FIFO{}, nil }))
 	sched.RegisterNetwork(sched.DefineNetwork("scf",
 		"smallest coflow first, clairvoyant: a job's flows get the priority of its estimated shuffle size, "+
-			"in exponentially spaced bins (Aalo's queue thresholds applied to the estimated total)",
+			"in exponentially spaced bins (Aalo's queue thresholds applied to the estimated total); "+
+			"not the MADD order (varys, order scf), which `netsched coflow --policy scf` names",
 		SCFConfig{First: 10e6, Factor: 10},
 		func(c SCFConfig) (sched.NetworkPolicy, error) {
 			return &SCF{First: c.First, Factor: c.Factor, class: map[sched.Job]int{}}, nil
@@ -51,6 +54,9 @@ func (c *SCFConfig) Validate() error {
 type Fair struct{}
 
 func (Fair) FlowClass(sched.View, sched.Task, int) int { return 0 }
+
+// RatePolicy is nil: fair sets no explicit rates, also in the coflow replay.
+func (Fair) RatePolicy() rate.Policy { return nil }
 
 // FIFO gives every flow of a job the job's arrival rank.
 type FIFO struct{}

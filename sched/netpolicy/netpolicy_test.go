@@ -13,21 +13,7 @@ import (
 // Two jobs' reducers on machine 0 each fetch 2MB over its 1MB/s downlink,
 // from machines 1 and 2. Fair sharing ends both at t=4; the fifo network
 // policy serves A first (t=2), then B (t=4).
-const twoJobs = `
-cluster: {racks: 1, machines_per_rack: 3, slots_per_machine: 2, nic: 1MB/s}
-workload:
-  jobs:
-    - id: A
-      arrival: 0s
-      stages:
-        - {id: map, tasks: [{compute: 0s, output: 2MB, pin: 1}]}
-        - {id: reduce, after: map, tasks: [{compute: 0s, pin: 0}]}
-    - id: B
-      arrival: 0s
-      stages:
-        - {id: map, tasks: [{compute: 0s, output: 2MB, pin: 2}]}
-        - {id: reduce, after: map, tasks: [{compute: 0s, pin: 0}]}
-`
+var twoJobs = pair("2MB", "2MB", "0s")
 
 func runWith(t *testing.T, sched string) (*metrics.Result, error) {
 	t.Helper()
