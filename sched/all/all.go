@@ -8,6 +8,7 @@ import (
 	"github.com/netsched/netsched/scenario"
 	"github.com/netsched/netsched/sched"
 
+	_ "github.com/netsched/netsched/sched/css"
 	_ "github.com/netsched/netsched/sched/nas"
 	_ "github.com/netsched/netsched/sched/netpolicy"
 	_ "github.com/netsched/netsched/sched/pushbox"

@@ -4,7 +4,7 @@
 //	workload: {trace: FB-2010.tsv, format: swim}
 //	workload: {trace: FB2010-1Hr-150-0.txt, format: coflow-benchmark}
 //	workload: {trace: clusterdata-2011-2, format: google2011}
-//	workload: {generate: synthetic | fb2010 | workflow | multistage | css-production}
+//	workload: {generate: synthetic | fb2010 | workflow | multistage | css-production | terasort}
 package register
 
 import (
@@ -24,4 +24,5 @@ func init() {
 	scenario.RegisterGenerator("fb2010", gen.OpenFB2010)
 	scenario.RegisterGenerator("workflow", gen.OpenWorkflow)
 	scenario.RegisterGenerator("multistage", gen.OpenMultistage)
+	scenario.RegisterGenerator("terasort", gen.OpenTerasort)
 }

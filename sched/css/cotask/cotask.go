@@ -5,7 +5,9 @@
 // pseudo-forest rounding of Algorithm 2 (Round), gather tasks on fewer
 // hosts without making the cotask later (Aggregate, Algorithm 3), and
 // order the tasks queued on each host longest first (OrderLongestFirst,
-// §IV-C). Place composes the four.
+// §IV-C). Place composes the four. Improve, not a step of the paper, is a
+// local search that lowers a rounded placement's CCT; package css runs it
+// between Round and Aggregate.
 //
 // # Model
 //
