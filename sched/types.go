@@ -113,18 +113,30 @@ func WrapStage(p *state.Stage) Stage { return Stage{p} }
 // State hands the engine the wrapped state (see Machine.State).
 func (s Stage) State(state.Access) *state.Stage { return s.p }
 
-func (s Stage) IsZero() bool          { return s.p == nil }
-func (s Stage) Job() Job              { return Job{s.p.Job} }
-func (s Stage) Index() int            { return s.p.Index }
-func (s Stage) ID() string            { return s.p.ID }
-func (s Stage) NumTasks() int         { return len(s.p.Tasks) }
-func (s Stage) Task(i int) Task       { return Task{s.p.Tasks[i]} }
-func (s Stage) NumParents() int       { return len(s.p.Parents) }
-func (s Stage) NumChildren() int      { return len(s.p.Children) }
-func (s Stage) Child(i int) Stage     { return Stage{s.p.Children[i]} }
-func (s Stage) Ready() bool           { return s.p.Ready }
-func (s Stage) Started() int          { return s.p.Started } // tasks that took a slot or were planned
-func (s Stage) Finished() int         { return s.p.Finished }
+func (s Stage) IsZero() bool      { return s.p == nil }
+func (s Stage) Job() Job          { return Job{s.p.Job} }
+func (s Stage) Index() int        { return s.p.Index }
+func (s Stage) ID() string        { return s.p.ID }
+func (s Stage) NumTasks() int     { return len(s.p.Tasks) }
+func (s Stage) Task(i int) Task   { return Task{s.p.Tasks[i]} }
+func (s Stage) NumParents() int   { return len(s.p.Parents) }
+func (s Stage) NumChildren() int  { return len(s.p.Children) }
+func (s Stage) Child(i int) Stage { return Stage{s.p.Children[i]} }
+func (s Stage) Ready() bool       { return s.p.Ready }
+func (s Stage) Started() int      { return s.p.Started } // tasks that took a slot or were planned
+func (s Stage) Finished() int     { return s.p.Finished }
+
+// ParentsDone reports whether every parent stage has finished all its
+// tasks; a task of a stage whose parents are not done (a reducer under
+// slow-start) fetches their output as it appears.
+func (s Stage) ParentsDone() bool {
+	for _, e := range s.p.Parents {
+		if e.Parent.Finished < len(e.Parent.Tasks) {
+			return false
+		}
+	}
+	return true
+}
 func (s Stage) HasFileInput() bool    { return s.p.HasFileInput }
 func (s Stage) ReadsJobParents() bool { return s.p.ReadsJobParents }
 func (s Stage) String() string        { return "stage " + s.p.Job.ID + "/" + s.p.ID }

@@ -46,11 +46,4 @@ func waitsForData(t sched.Task) bool {
 
 // unfinishedParents reports whether a parent stage of st has an
 // unfinished task.
-func unfinishedParents(st sched.Stage) bool {
-	for _, e := range st.Parents() {
-		if e.Parent.Finished() < e.Parent.NumTasks() {
-			return true
-		}
-	}
-	return false
-}
+func unfinishedParents(st sched.Stage) bool { return !st.ParentsDone() }

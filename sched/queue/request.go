@@ -40,14 +40,7 @@ func waitingAt(j sched.Job, p int) int {
 const rampUp = 0.5
 
 // early reports whether st runs before all its parents finished.
-func early(st sched.Stage) bool {
-	for _, e := range st.Parents() {
-		if e.Parent.Finished() < e.Parent.NumTasks() {
-			return true
-		}
-	}
-	return false
-}
+func early(st sched.Stage) bool { return !st.ParentsDone() }
 
 // mayStart applies the ramp-up limit to one more task of st.
 func mayStart(st sched.Stage) bool {
