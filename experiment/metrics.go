@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -11,8 +12,10 @@ import (
 )
 
 // Metric names are dotted paths into summary.json ("jct.mean",
-// "bytes.total.cross_rack", "node_locality"); per-bin JCT is
-// "jct_by_bin.<bin>.<stat>" ("jct_by_bin.1-10GB.mean").
+// "bytes.total.cross_rack", "node_locality", "workflows.wct.mean",
+// "window.workflows"); per-bin JCT is "jct_by_bin.<bin>.<stat>"
+// ("jct_by_bin.1-10GB.mean") and per-stage CCT "cct_by_stage.<id>.<stat>"
+// ("cct_by_stage.map.mean").
 
 // DefaultMetrics is what a sweep records when its file lists none.
 var DefaultMetrics = []string{
@@ -23,14 +26,15 @@ var DefaultMetrics = []string{
 }
 
 // CompareMetrics are the columns of `netsched compare`'s table, in order.
-var CompareMetrics = []string{"jct.mean", "jct.p95", "jct.p99", "makespan", "throughput", "bytes.total.cross_rack"}
+var CompareMetrics = []string{"jct.mean", "jct.p95", "jct.p99", "makespan", "throughput", "cct.mean", "workflows.wct.mean", "bytes.total.cross_rack"}
 
 // notMetrics are summary.json keys that are labels, not numbers to compare.
 var notMetrics = map[string]bool{"version": true, "scenario": true, "seed": true, "scheduler": true, "scheduler_params": true}
 
 // KnownMetrics lists every metric name a sweep may ask for, sorted.
 func KnownMetrics() []string {
-	s := metrics.Summary{}
+	// Optional sections present, so that their metrics are known.
+	s := metrics.Summary{Workflows: &metrics.WorkflowSummary{}, TaskPeriods: &metrics.TaskPeriods{}, Window: &metrics.Window{}}
 	for _, b := range metrics.SizeBins {
 		s.JCTByBin = append(s.JCTByBin, metrics.BinStats{Bin: b.Name})
 	}
@@ -80,12 +84,18 @@ func flatten(prefix string, v any, out map[string]float64) {
 			if !ok {
 				continue
 			}
-			name, ok := m["bin"].(string)
+			// Lists of {bin: name, ...} (jct_by_bin) or {stage: id, ...}
+			// (cct_by_stage) are keyed by the name.
+			key := "bin"
+			name, ok := m[key].(string)
 			if !ok {
-				continue
+				key = "stage"
+				if name, ok = m[key].(string); !ok {
+					continue
+				}
 			}
 			for k, f := range m {
-				if k != "bin" {
+				if k != key {
 					flatten(prefix+"."+name+"."+k, f, out)
 				}
 			}
@@ -118,6 +128,9 @@ func checkMetric(name string, known []string) error {
 			return nil
 		}
 	}
+	if stageMetric.MatchString(name) {
+		return nil // stage ids are the workload's: any is accepted
+	}
 	var close []string
 	for _, k := range known {
 		if strings.HasPrefix(k, name) || strings.HasSuffix(k, "."+name) || strings.Contains(name, k) {
@@ -138,5 +151,8 @@ func knownNoBins(known []string) []string {
 			out = append(out, k)
 		}
 	}
-	return append(out, "jct_by_bin.<bin>.<count|mean|p50|p95|p99|max>")
+	return append(out, "jct_by_bin.<bin>.<count|mean|p50|p95|p99|max>", "cct_by_stage.<stage id>.<count|mean|p50|p95|p99|max>")
 }
+
+// stageMetric matches per-stage CCT names, cct_by_stage.<id>.<stat>.
+var stageMetric = regexp.MustCompile(`^cct_by_stage\.[^.]+\.(count|mean|p50|p95|p99|max)$`)

@@ -36,10 +36,17 @@ type Summary struct {
 	// Cotasks (CSS): completion time per stage, and the mean input-phase
 	// time of tasks of stages with parents (a reducer's wait for data).
 	CCT         Stats            `json:"cct"`
+	CCTByStage  []StageStats     `json:"cct_by_stage,omitempty"` // per stage id (map, reduce, ...): cct_by_stage.<id>.<stat>
 	ReducerWait Stats            `json:"reducer_wait"`
 	Workflows   *WorkflowSummary `json:"workflows,omitempty"`       // when jobs depend on jobs
 	TaskPeriods *TaskPeriods     `json:"tasks_by_period,omitempty"` // when the monitor sampled
 	Window      *Window          `json:"window,omitempty"`          // when output.window is set
+}
+
+// StageStats is CCT per stage id, over the jobs that have the stage.
+type StageStats struct {
+	Stage string `json:"stage"`
+	Stats
 }
 
 // BinStats is JCT per job-size bin.

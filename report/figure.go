@@ -155,7 +155,8 @@ func fileStem(s string) string { return unsafeName.ReplaceAllString(s, "_") }
 // axisLabel names a metric's axis with its unit.
 func axisLabel(metric string) string {
 	switch {
-	case strings.HasPrefix(metric, "jct") || metric == "makespan":
+	case strings.HasPrefix(metric, "jct") || metric == "makespan" || strings.HasPrefix(metric, "cct") ||
+		strings.HasPrefix(metric, "workflows.wct") || strings.HasPrefix(metric, "reducer_wait"):
 		return MetricLabel(metric) + " (s)"
 	case strings.HasPrefix(metric, "bytes."):
 		return MetricLabel(metric) + " (bytes)"

@@ -19,6 +19,9 @@ var metricLabels = map[string]string{
 	"bytes.total.node_local": "node-local bytes", "node_locality": "node locality",
 	"map_progress_at_first_reduce": "map progress at first reduce",
 	"congested_samples":            "congested samples", "jobs": "jobs",
+	"cct.mean": "mean CCT", "cct.p95": "p95 CCT", "workflows.wct.mean": "mean WCT", "workflows.wct.p99": "p99 WCT",
+	"window.workflows": "workflows in window", "window.jobs": "jobs in window", "reducer_wait.mean": "mean reducer wait",
+	"bytes.ocs_bytes": "OCS bytes", "bytes.eps_bytes": "EPS bytes",
 }
 
 // MetricLabel is a metric's name for people ("p95 JCT").
@@ -37,7 +40,8 @@ func FormatValue(metric string, v float64) string {
 	}
 	r := roundSig(v, 3)
 	switch {
-	case strings.HasPrefix(metric, "jct") || metric == "makespan":
+	case strings.HasPrefix(metric, "jct") || metric == "makespan" || strings.HasPrefix(metric, "cct") ||
+		strings.HasPrefix(metric, "workflows.wct") || strings.HasPrefix(metric, "reducer_wait"):
 		return units.FormatDuration(r)
 	case strings.HasPrefix(metric, "bytes."):
 		return units.FormatBytes(r)

@@ -230,6 +230,7 @@ func (c *collector) result(e *Engine) *metrics.Result {
 		ccts[i] = st.CCT
 	}
 	s.CCT, s.ReducerWait = metrics.Summarize(ccts), metrics.Summarize(c.waits)
+	s.CCTByStage = cctByStage(c.stages)
 	if c.samples > 0 {
 		p := c.periods
 		s.TaskPeriods = &p
@@ -315,6 +316,24 @@ func (c *collector) workflows() []metrics.WorkflowRecord {
 	}
 	for i := range out {
 		out[i].WCT = out[i].Finish - out[i].Submit
+	}
+	return out
+}
+
+// cctByStage summarises CCT per stage id, ids in order of first finish
+// (a CSS figure plots the map and the reduce phase apart).
+func cctByStage(stages []metrics.StageRecord) []metrics.StageStats {
+	var ids []string
+	by := map[string][]float64{}
+	for _, st := range stages {
+		if _, seen := by[st.Stage]; !seen {
+			ids = append(ids, st.Stage)
+		}
+		by[st.Stage] = append(by[st.Stage], st.CCT)
+	}
+	out := make([]metrics.StageStats, len(ids))
+	for i, id := range ids {
+		out[i] = metrics.StageStats{Stage: id, Stats: metrics.Summarize(by[id])}
 	}
 	return out
 }
