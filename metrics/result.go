@@ -80,14 +80,14 @@ type TimelineRow struct {
 
 // Result is everything a run produced.
 type Result struct {
-	Summary  Summary
-	Jobs     []JobRecord
+	Summary   Summary
+	Jobs      []JobRecord
 	Tasks     []TaskRecord // only when requested
 	Flows     []FlowRecord // only when requested
 	Stages    []StageRecord
 	Workflows []WorkflowRecord // nil without workflow dependencies
 	Timeline  []TimelineRow
-	Timing   Timing
+	Timing    Timing
 }
 
 // Files renders the output files: summary.json, jobs.csv, timing.json, and
