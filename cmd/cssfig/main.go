@@ -23,9 +23,7 @@
 package main
 
 import (
-	"bufio"
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -36,6 +34,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/netsched/netsched/experiment"
 )
 
 func main() {
@@ -183,31 +183,11 @@ func pointOf(params map[string]string) string {
 }
 
 func readCells(path string) ([]cell, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+	out, err := experiment.ReadCells[cell](path)
+	if err == nil && len(out) == 0 {
+		err = errors.New(path + ": no cells")
 	}
-	defer f.Close()
-	var out []cell
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for n := 1; sc.Scan(); n++ {
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
-		var c cell
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
-		}
-		out = append(out, c)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	if len(out) == 0 {
-		return nil, errors.New(path + ": no cells")
-	}
-	return out, nil
+	return out, err
 }
 
 // readCell computes one run's figure values from its stages.csv and

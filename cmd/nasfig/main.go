@@ -11,8 +11,6 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -22,6 +20,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/netsched/netsched/experiment"
 	"github.com/netsched/netsched/internal/units"
 	"github.com/netsched/netsched/sched/nas"
 )
@@ -69,7 +68,7 @@ func run(w io.Writer, dir, lightS, heavyS string, interval float64, baseline str
 	if err != nil {
 		return fmt.Errorf("-heavy: %v", err)
 	}
-	cells, err := readCells(filepath.Join(dir, "cells.jsonl"))
+	cells, err := experiment.ReadCells[cell](filepath.Join(dir, "cells.jsonl"))
 	if err != nil {
 		return err
 	}
@@ -120,25 +119,6 @@ func run(w io.Writer, dir, lightS, heavyS string, interval float64, baseline str
 			ratio(0), ratio(1), ratio(2))
 	}
 	return nil
-}
-
-func readCells(path string) ([]cell, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var out []cell
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	for n := 1; sc.Scan(); n++ {
-		var c cell
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			return nil, fmt.Errorf("%s line %d: %v", path, n, err)
-		}
-		out = append(out, c)
-	}
-	return out, sc.Err()
 }
 
 func measureCell(dir string, cfg nas.MeasureConfig) (nas.Measures, error) {

@@ -9,6 +9,7 @@ import (
 	"github.com/netsched/netsched/sched"
 
 	_ "github.com/netsched/netsched/sched/css"
+	_ "github.com/netsched/netsched/sched/dawn"
 	_ "github.com/netsched/netsched/sched/nas"
 	_ "github.com/netsched/netsched/sched/netpolicy"
 	_ "github.com/netsched/netsched/sched/pushbox"

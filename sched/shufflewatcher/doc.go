@@ -21,6 +21,20 @@
 //     proportion to its map output there: a rack that already holds its
 //     share is skipped, again for at most D skips.
 //
+// For Dawn's baseline ("ShuffleWatcher", compared on MapReduce workflows,
+// §6.1) two extensions carry the same ideas to jobs the NAS trace does not
+// have, again ours rather than the paper's:
+//
+//   - a map stage that reads its parent jobs' outputs (a workflow) and no
+//     file split takes its rack set from the bytes of those outputs per
+//     rack, and is held to it like a heavy job's file-reading maps;
+//   - every stage with parent stages (a reduce, or a later stage of a Tez
+//     job) takes its rack shares from its own parent stages' output (idea
+//     3 for each shuffle of a multi-stage job).
+//
+// On MapReduce jobs without parent jobs (the NAS workload) both reduce to
+// the rules above, decision for decision.
+//
 // Underneath is delay scheduling (baselines.md §3.1) with fair ordering of
 // jobs (fewest running tasks first, then arrival): a job's reducers are
 // asked before its maps (the MR application master's priorities, §0), a

@@ -2,6 +2,7 @@ package shufflewatcher
 
 import (
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/netsched/netsched/sched"
@@ -13,8 +14,8 @@ import (
 
 func init() {
 	sched.Register(sched.Define("sw-delay",
-		"ShuffleWatcher over delay scheduling (NAS's SW-delay baseline); a documented reconstruction: "+
-			"thresholds are ours, see docs/reproductions/nas.md",
+		"ShuffleWatcher over delay scheduling (NAS's SW-delay baseline, Dawn's ShuffleWatcher); a documented reconstruction: "+
+			"thresholds and the workflow/Tez extensions are ours, see docs/reproductions/nas.md and dawn.md",
 		DefaultConfig(), func(c Config) (sched.Scheduler, error) { return New(c), nil }))
 }
 
@@ -101,13 +102,26 @@ func (s *Scheduler) deferred(v sched.View, j *job) bool {
 }
 
 // reducer is ideas 1 and 3: a waiting reducer of j for machine m, unless
-// deferred, or unless m's rack already holds its share of j's reducers and
-// j has not yet been skipped D times.
+// deferred, or unless m's rack already holds its share of the reducers of
+// every stage with waiting ones and j has not yet been skipped D times.
+// The first stage under its share here goes first (a MapReduce job has
+// one reduce stage; a Tez job's later stages each follow their parents).
 func (s *Scheduler) reducer(v sched.View, j *job, m int) sched.Task {
 	if j.tasks.WaitingReduces == 0 || !s.rampup.MayStartReducer(&j.tasks) || s.deferred(v, j) {
 		return sched.Task{}
 	}
-	if r := v.RackOf(m); j.rackRed[r] >= j.reduceShare(r) && j.reduceSkips < s.cfg.Skips {
+	r := v.RackOf(m)
+	under := false
+	for _, st := range j.reduces {
+		if st.WaitingCount() > 0 && j.started(v, st)[r] < j.reduceShare(st, r) {
+			under = true
+			if t := st.NextWaiting(m); !t.IsZero() {
+				j.reduceSkips = 0
+				return t
+			}
+		}
+	}
+	if !under && j.reduceSkips < s.cfg.Skips {
 		j.reduceSkips++
 		return sched.Task{}
 	}
@@ -128,9 +142,10 @@ func (s *Scheduler) mapTask(v sched.View, j *job, m int) sched.Task {
 	}
 	r := v.RackOf(m)
 	for _, st := range j.maps {
-		// The rack set is chosen from the splits' replicas: maps without
-		// file input have no preference and are not held to it.
-		if st.WaitingCount() == 0 || j.heavy && st.HasFileInput() && !s.rackSet(v, j)[r] {
+		// The rack set is chosen from where the input is: maps that read
+		// neither file splits nor parent jobs' outputs have no preference
+		// and are not held to it.
+		if st.WaitingCount() == 0 || j.heavy && located(st) && !s.rackSet(v, j)[r] {
 			continue
 		}
 		t := locate.Local(st, m)
@@ -157,9 +172,16 @@ func (s *Scheduler) mapTask(v sched.View, j *job, m int) sched.Task {
 	return sched.Task{}
 }
 
+// located reports a map stage whose input sits somewhere: file splits, or
+// the outputs of the job's parent jobs (a workflow).
+func located(st sched.Stage) bool { return st.HasFileInput() || st.ReadsJobParents() }
+
 // rackSet is a heavy job's preferred racks, chosen at its first map offer:
 // the k racks holding most of its splits' replicas, k the fewest racks whose
-// containers hold the job's fair share (at most its maps).
+// containers hold the job's fair share (at most its maps). A job of a
+// workflow whose maps read no file splits ranks racks by the bytes of its
+// parent jobs' outputs there instead (an extension for Dawn's workloads:
+// the parents' reducers wrote them, one copy each).
 func (s *Scheduler) rackSet(v sched.View, j *job) []bool {
 	if j.rackSet != nil {
 		return j.rackSet
@@ -180,6 +202,17 @@ func (s *Scheduler) rackSet(v sched.View, j *job) []bool {
 			}
 		}
 	}
+	var bytes []float64
+	if slices.Max(count) == 0 && len(j.sj.ParentJobs()) > 0 {
+		bytes = make([]float64, racks)
+		for _, id := range j.sj.ParentJobs() {
+			if out, ok := v.Output(id); ok {
+				for r, b := range out.ByRack {
+					bytes[r] += b
+				}
+			}
+		}
+	}
 	perRack := float64(s.slots) / float64(racks)
 	share := math.Min(float64(maps), math.Max(1, float64(s.slots)/float64(s.order.Len())))
 	k := min(racks, max(1, int(math.Ceil(share/perRack))))
@@ -187,7 +220,11 @@ func (s *Scheduler) rackSet(v sched.View, j *job) []bool {
 	for i := range ids {
 		ids[i] = i
 	}
-	sort.SliceStable(ids, func(a, b int) bool { return count[ids[a]] > count[ids[b]] })
+	if bytes != nil {
+		sort.SliceStable(ids, func(a, b int) bool { return bytes[ids[a]] > bytes[ids[b]] })
+	} else {
+		sort.SliceStable(ids, func(a, b int) bool { return count[ids[a]] > count[ids[b]] })
+	}
 	j.rackSet = make([]bool, racks)
 	for _, r := range ids[:k] {
 		j.rackSet[r] = true
