@@ -8,8 +8,10 @@ import (
 	"github.com/netsched/netsched/scenario"
 	"github.com/netsched/netsched/sched"
 
+	_ "github.com/netsched/netsched/sched/corral"
 	_ "github.com/netsched/netsched/sched/css"
 	_ "github.com/netsched/netsched/sched/dawn"
+	_ "github.com/netsched/netsched/sched/jobpacker"
 	_ "github.com/netsched/netsched/sched/nas"
 	_ "github.com/netsched/netsched/sched/netpolicy"
 	_ "github.com/netsched/netsched/sched/pushbox"

@@ -16,16 +16,38 @@ type Config struct {
 	jobmodel.Selection // window, max_jobs, size and time scaling
 	Labels             jobmodel.Labels
 	Seed               uint64 // labelling stream seed (default: the scenario's)
+	// Strata, when set, picks MaxJobs jobs so that their shuffle bytes
+	// follow given quantiles (select_shuffle; JobPacker Table 1), and
+	// Arrivals replaces the submit times (arrival: batch or uniform). Both
+	// need the whole file before the first job (see selected.go).
+	Strata   *jobmodel.Strata
+	Arrivals jobmodel.Arrivals
 }
 
 // ParseOptions reads the "swim" format's options (see docs/workloads.md);
 // sc supplies the block size, slow-start, cluster slots and seed.
 func ParseOptions(options map[string]any, sc *scenario.Scenario) (Config, error) {
+	return parseOptions(options, sc, false)
+}
+
+// parseOptions reads the swim options, and with selecting those of the
+// "swim-select" format too (select_shuffle, arrival, arrival_window).
+func parseOptions(options map[string]any, sc *scenario.Scenario, selecting bool) (Config, error) {
 	o := jobmodel.NewOptions(options)
 	c := Config{
 		Params:    jobmodel.ParseParams(o, sc),
 		Selection: jobmodel.ParseSelection(o),
 		Labels:    jobmodel.ParseLabels(o, 0),
+		Arrivals:  jobmodel.Arrivals{Mode: "trace"},
+	}
+	if selecting {
+		c.Arrivals = jobmodel.ParseArrivals(o)
+		if st, ok := jobmodel.ParseStrata(o, "select_shuffle"); ok {
+			c.Strata = &st
+			if c.MaxJobs == 0 {
+				o.Fail("select_shuffle", "needs max_jobs, the number of jobs to select")
+			}
+		}
 	}
 	var seed uint64
 	if sc != nil {
@@ -112,6 +134,11 @@ func Open(path string, options map[string]any, sc *scenario.Scenario) (workload.
 	if err != nil {
 		return nil, fmt.Errorf("swim options: %w", err)
 	}
+	return open(path, cfg, sc)
+}
+
+// open validates the selected part of the file, then opens a pass.
+func open(path string, cfg Config, sc *scenario.Scenario) (workload.Source, error) {
 	machines := 0
 	if sc != nil {
 		machines = len(sc.Machines)
@@ -120,7 +147,7 @@ func Open(path string, options map[string]any, sc *scenario.Scenario) (workload.
 	if err != nil {
 		return nil, err
 	}
-	defer check.Close()
+	defer closeSource(check)
 	for {
 		j, ok, err := check.Next()
 		if err != nil {
@@ -136,8 +163,12 @@ func Open(path string, options map[string]any, sc *scenario.Scenario) (workload.
 	return OpenFile(path, cfg)
 }
 
-// OpenFile starts a streaming pass over the file at path.
-func OpenFile(path string, cfg Config) (*Source, error) {
+// OpenFile starts a pass over the file at path: streaming, or over the
+// selected jobs when the configuration selects or re-times them.
+func OpenFile(path string, cfg Config) (workload.Source, error) {
+	if cfg.wholeFile() {
+		return openSelected(path, cfg)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
