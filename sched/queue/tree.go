@@ -16,7 +16,7 @@ type queue struct {
 	children   []*queue
 	jobsGoHere bool // a configured leaf that jobs may name
 
-	apps  []*app            // leaf: active jobs in arrival order
+	ready readyApps         // leaf: its apps with waiting tasks, best first
 	users map[string]*queue // per-user sub-leaves (user_weights)
 
 	running, waiting int
@@ -24,8 +24,7 @@ type queue struct {
 	demand           float64        // running+waiting capped by max share, per offer
 	absCap, absMax   float64        // capacity: fractions of the cluster
 
-	kids  []*queue // scratch for ordering children
-	ready []*app   // scratch for ordering apps
+	kids []*queue // scratch for ordering children
 }
 
 // app is the per-job state every scheduler here keeps.
@@ -40,6 +39,12 @@ type app struct {
 	level   sched.Locality
 	wait    float64
 	skipped bool
+
+	// the leaf's ready heap (readyApps)
+	key   share // share() when last synced; the heap orders by it
+	hidx  int   // index in the leaf's heap + 1; 0: not in it
+	dirty bool  // queued in tree.dirty: share() may have changed
+	gone  bool  // finished
 }
 
 // request is YARN's per (app, priority) locality state.
@@ -55,14 +60,6 @@ func (a *app) share() share {
 
 func (q *queue) share() share {
 	return share{usage: float64(q.running), demand: q.demand, minShare: q.MinShare, weight: q.Weight, name: q.path}
-}
-
-// appBefore orders a leaf's apps by the leaf's policy.
-func (q *queue) appBefore() func(a, b *app) bool {
-	if q.Policy == "fifo" {
-		return func(a, b *app) bool { return fifoBefore(a.share(), b.share()) }
-	}
-	return func(a, b *app) bool { return fairBefore(a.share(), b.share()) }
 }
 
 // refreshDemand recomputes demands bottom-up, capped by max share at every
@@ -89,6 +86,7 @@ type tree struct {
 	created     queueSpec          // spec of auto-created queues
 	userWeights map[string]float64 // nil: no user level
 	err         error              // the first job that could not be routed
+	dirty       []*app             // apps whose share may have changed since the last offer
 }
 
 // buildTree links the specs under a root built from rootSpec; parents are
@@ -238,8 +236,8 @@ func (t *tree) observe(e sched.Event) {
 			return
 		}
 		a := &app{job: e.Job, leaf: q, weight: 1}
-		q.apps = append(q.apps, a)
 		t.apps[e.Job] = a
+		t.touch(a)
 		return
 	}
 	a := t.apps[e.Job]
@@ -249,20 +247,48 @@ func (t *tree) observe(e sched.Event) {
 	switch e.Kind {
 	case sched.StageReady:
 		a.count(0, e.Stage.NumTasks())
+		t.touch(a)
 	case sched.TaskStarted:
 		a.count(1, -1)
+		t.touch(a)
 	case sched.TaskFinished:
 		a.count(-1, 0)
+		t.touch(a)
 	case sched.JobFinished:
-		apps := a.leaf.apps
-		for i, b := range apps {
-			if b == a {
-				a.leaf.apps = append(apps[:i], apps[i+1:]...)
-				break
-			}
-		}
+		a.leaf.ready.remove(a)
+		a.gone = true
 		delete(t.apps, e.Job)
 	}
+}
+
+// touch queues a for a re-sync of its place in its leaf's ready heap at the
+// next offer: every change of what share() reads (the job's running and
+// waiting tasks) comes with a lifecycle event, or with a placement.
+func (t *tree) touch(a *app) {
+	if !a.dirty {
+		a.dirty = true
+		t.dirty = append(t.dirty, a)
+	}
+}
+
+// sync brings the ready heaps up to date with the apps touched since the
+// last offer: an app is in its leaf's heap iff its job has waiting tasks,
+// keyed by its current share. Cost: O(log n) per touched app.
+func (t *tree) sync() {
+	for _, a := range t.dirty {
+		a.dirty = false
+		if a.gone {
+			continue
+		}
+		r := &a.leaf.ready
+		if a.job.Waiting() > 0 {
+			r.set(a, a.share(), a.leaf.Policy == "fifo")
+		} else {
+			r.remove(a)
+		}
+	}
+	clear(t.dirty)
+	t.dirty = t.dirty[:0]
 }
 
 func (a *app) count(running, waiting int) {
