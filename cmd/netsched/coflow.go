@@ -20,6 +20,7 @@ func init() { extraCommands = append(extraCommands, newCoflowCmd) }
 // from the registry.
 func newCoflowCmd() *cobra.Command {
 	var policy, out, speed, firstLimit string
+	var force bool
 	var params []string
 	var opt coflow.Options
 	cmd := &cobra.Command{
@@ -68,6 +69,11 @@ Prints a CCT table; with --out, also writes summary.json and coflows.csv
 					}
 				}
 			}
+			if out != "" {
+				if err := outdir.CheckReplace(out, force); err != nil {
+					return err // before the replay, not after it
+				}
+			}
 			tr, err := coflowbench.ReadFile(args[0])
 			if err != nil {
 				return err
@@ -81,7 +87,7 @@ Prints a CCT table; with --out, also writes summary.json and coflows.csv
 				if files, err = res.Files(); err != nil {
 					return err
 				}
-				if err := outdir.Write(out, files); err != nil {
+				if err := outdir.Replace(out, files, force); err != nil {
 					return err
 				}
 			}
@@ -97,7 +103,8 @@ Prints a CCT table; with --out, also writes summary.json and coflows.csv
 	f := cmd.Flags()
 	f.StringVar(&policy, "policy", "", "coflow scheduling policy: "+strings.Join(coflow.Policies(), ", "))
 	f.StringArrayVar(&params, "param", nil, "a parameter of the policy, key=value (YAML value; repeatable), as a scenario's network_params")
-	f.StringVar(&out, "out", "", "directory for summary.json and coflows.csv (nothing is written without it)")
+	f.StringVar(&out, "out", "", "directory for summary.json and coflows.csv (nothing is written without it; replaced as a whole)")
+	f.BoolVar(&force, "force", false, "replace --out even if it does not hold a previous run")
 	f.StringVar(&speed, "port-speed", "1Gbps", "NIC uplink and downlink speed of every port")
 	f.BoolVar(&opt.IdleFreedBandwidth, "idle-freed-bandwidth", false,
 		"leave a finished flow's bandwidth idle until the next reallocation (CoflowSim) instead of backfilling it at its ports")
