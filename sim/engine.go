@@ -83,12 +83,15 @@ type Engine struct {
 	check     bool
 	err       error
 	stats     runStats
+	progress  func(Progress) // nil: no reports
 	// schedTime is wall time spent inside the scheduler (timing.json only).
 	schedTime time.Duration
 }
 
 type runStats struct {
 	events, decisions, offers int
+	passes                    int       // loop iterations, for progress reports
+	lastReport                time.Time // wall time of the last progress report
 }
 
 // New prepares a run of sc with scheduler s (see sched.NewScheduler). It
@@ -211,6 +214,9 @@ func (e *Engine) Run() (*metrics.Result, error) {
 		e.rates.update()
 		if e.check {
 			e.checkInvariants()
+		}
+		if e.progress != nil {
+			e.reportProgress()
 		}
 		// A run whose work can never progress would otherwise spin on
 		// monitor samples, ticks and heartbeats forever. When every slot is

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/netsched/netsched/scenario"
+	"github.com/netsched/netsched/sched"
 	"github.com/netsched/netsched/sim"
 )
 
@@ -132,4 +133,31 @@ func TestFlowRecords(t *testing.T) {
 		}
 	}
 	t.Error("no flows.csv with the flow")
+}
+
+// A progress reporter only reads: the results are the same with one.
+func TestProgressDoesNotChangeResults(t *testing.T) {
+	sc, err := scenario.Parse("p.yaml", []byte(workflowRun), ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := sim.Run(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sched.NewScheduler(sc.Scheduler.Name, sc.Scheduler.Params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	watched, err := sim.RunWithProgress(sc, s, func(sim.Progress) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := plain.Files()
+	b, _ := watched.Files()
+	for i := range a {
+		if a[i].Name != "timing.json" && string(a[i].Data) != string(b[i].Data) {
+			t.Errorf("%s differs with a progress reporter", a[i].Name)
+		}
+	}
 }

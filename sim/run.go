@@ -21,10 +21,15 @@ func Run(sc *scenario.Scenario) (*metrics.Result, error) {
 
 // RunWith simulates sc with an already built scheduler (library use).
 func RunWith(sc *scenario.Scenario, s sched.Scheduler) (*metrics.Result, error) {
+	return runWith(sc, s, nil)
+}
+
+func runWith(sc *scenario.Scenario, s sched.Scheduler, report func(Progress)) (*metrics.Result, error) {
 	e, err := New(sc, s)
 	if err != nil {
 		return nil, err
 	}
+	e.progress = report
 	start := time.Now()
 	res, err := e.Run()
 	if err != nil {

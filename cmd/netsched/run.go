@@ -3,8 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/netsched/netsched/internal/units"
 	"github.com/netsched/netsched/metrics"
 	"github.com/netsched/netsched/scenario"
+	"github.com/netsched/netsched/sched"
 	"github.com/netsched/netsched/sim"
 )
 
@@ -54,7 +57,13 @@ directory that holds something other than a run is refused without --force.`,
 			if err := outdir.CheckReplace(sc.Output.Dir, force); err != nil {
 				return err // before the run, not after it
 			}
-			res, err := sim.Run(sc)
+			s, err := sched.NewScheduler(sc.Scheduler.Name, sc.Scheduler.Params)
+			if err != nil {
+				return err
+			}
+			prog := newProgressLine(cmd.ErrOrStderr())
+			res, err := sim.RunWithProgress(sc, s, prog.report)
+			prog.end()
 			if err != nil {
 				return err
 			}
@@ -100,5 +109,45 @@ func printSummary(w io.Writer, r *metrics.Result) {
 		for _, j := range r.Jobs {
 			fmt.Fprintf(w, "  job %s: arrival %s, finish %s, JCT %s\n", j.ID, units.FormatDuration(j.Arrival), units.FormatDuration(j.Finish), units.FormatDuration(j.JCT))
 		}
+	}
+}
+
+// progressLine shows a long run's progress on stderr: rewritten in place on
+// a terminal (about once a second), a log line every five seconds
+// otherwise. Short runs print nothing.
+type progressLine struct {
+	w        io.Writer
+	terminal bool
+	shown    bool
+	last     time.Time
+}
+
+func newProgressLine(w io.Writer) *progressLine {
+	p := &progressLine{w: w}
+	if f, ok := w.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			p.terminal = true
+		}
+	}
+	return p
+}
+
+func (p *progressLine) report(s sim.Progress) {
+	line := fmt.Sprintf("simulated %s, %d of %d arrived jobs done, %d events", units.FormatDuration(s.Now), s.JobsDone, s.JobsArrived, s.Events)
+	if p.terminal {
+		fmt.Fprintf(p.w, "\r%-80s", line)
+		p.shown = true
+		return
+	}
+	if now := time.Now(); now.Sub(p.last) >= 5*time.Second {
+		p.last = now
+		fmt.Fprintln(p.w, line)
+	}
+}
+
+// end clears the in-place line.
+func (p *progressLine) end() {
+	if p.shown {
+		fmt.Fprintf(p.w, "\r%-80s\r", "")
 	}
 }

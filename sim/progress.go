@@ -1,0 +1,43 @@
+package sim
+
+import (
+	"time"
+
+	"github.com/netsched/netsched/metrics"
+	"github.com/netsched/netsched/scenario"
+	"github.com/netsched/netsched/sched"
+)
+
+// Progress is a long run's state, for a progress line: the simulated time,
+// the jobs finished and arrived so far, and the events handled.
+type Progress struct {
+	Now                   float64
+	JobsDone, JobsArrived int
+	Events                int
+}
+
+// RunWithProgress is RunWith calling report about once a second of wall
+// time while the run goes (never for runs that end sooner). Reports are
+// read-only: the run's results are the same with or without them.
+func RunWithProgress(sc *scenario.Scenario, s sched.Scheduler, report func(Progress)) (*metrics.Result, error) {
+	return runWith(sc, s, report)
+}
+
+// reportProgress calls the progress function when a second of wall time
+// has passed; the clock is read once every 1024 passes to stay cheap.
+func (e *Engine) reportProgress() {
+	e.stats.passes++
+	if e.stats.passes&1023 != 0 {
+		return
+	}
+	now := time.Now()
+	if e.stats.lastReport.IsZero() {
+		e.stats.lastReport = now
+		return
+	}
+	if now.Sub(e.stats.lastReport) < time.Second {
+		return
+	}
+	e.stats.lastReport = now
+	e.progress(Progress{Now: e.now, JobsDone: len(e.metrics.jobs), JobsArrived: e.nextSeq, Events: e.stats.events})
+}
