@@ -22,8 +22,17 @@ func (n *Network) NextEvent() float64 {
 
 func (n *Network) nextTime() float64 {
 	t := Inf
-	if b := n.events.top(); b != nil {
-		t = b.next
+	if g := n.events.top(); g != nil {
+		t = g.next
+	}
+	if q := n.cfg.Granularity; q > 0 {
+		// Coarser model: completions happen at the grid point at or after
+		// their exact time, and changes waiting for an allocation at the
+		// next grid point.
+		t = n.ceilGrid(t)
+		if n.unallocated() {
+			t = min(t, n.ceilGrid(n.now))
+		}
 	}
 	if n.ocs != nil {
 		t = min(t, n.ocs.nextEvent())
@@ -92,32 +101,82 @@ func (n *Network) complete(te float64) []Completion {
 	batch := n.batch[:0]
 	horizon := te + timeTol(te)
 	for {
-		b := n.events.top()
-		if b == nil || b.next > horizon {
+		g := n.events.top()
+		if g == nil || g.next > horizon {
 			break
 		}
-		b.advance(te)
-		for len(b.flows) > 0 {
-			f := b.flows[0]
-			rem := f.finish - b.clock
-			if rem > byteTol*f.size && (b.rate <= 0 || b.last+rem/b.rate > horizon) {
+		g.advance(te)
+		some := false
+		// Members in completion order; a flow is due when its remaining
+		// bytes are within byteTol of nothing or it would finish within the
+		// horizon (the same expression as nextFinish).
+		for len(g.bh) > 0 {
+			b := g.bh[0]
+			done := 0
+			for len(b.flows) > 0 {
+				f := b.flows[0]
+				rem := (f.finish - b.base) - g.clock
+				if rem > byteTol*f.size && (g.rate <= 0 || g.last+rem/g.rate > horizon) && (some || done > 0) {
+					// (a group that was due completes at least its first
+					// flow, even if rounding put it a hair past the horizon)
+					break
+				}
+				b.remove(f)
+				if n.cfg.Granularity > 0 {
+					// (its group served it rem bytes too many, at most one
+					// grid interval of its rate: count its size exactly)
+					n.doneBytes[b.kind] += rem
+				} else {
+					n.doneBytes[b.kind] += max(rem, 0) // count the flow's full size
+				}
+				n.dropFlow(f.id)
+				batch = append(batch, Completion{ID: f.id, Tag: f.tag, Time: te, Size: f.size})
+				done++
+			}
+			some = some || done > 0
+			if done == 0 {
 				break
 			}
-			b.remove(f)
-			b.served += max(rem, 0) // count the flow's full size
-			n.dropFlow(f.id)
-			batch = append(batch, Completion{ID: f.id, Tag: f.tag, Time: te, Size: f.size})
-		}
-		if len(b.flows) == 0 {
-			n.retire(b)
-		} else {
+			n.reweigh(b, -float64(done))
+			if len(b.flows) == 0 {
+				n.retire(b)
+				if g.dead {
+					break
+				}
+				continue
+			}
+			n.refirst(b)
 			n.markDirty(b)
-			b.next = b.nextFinish()
-			n.events.set(b)
 		}
+		if g.dead {
+			continue
+		}
+		g.next = g.nextFinish()
+		n.events.set(g)
 	}
 	if len(batch) > 1 {
 		slices.SortFunc(batch, func(a, b Completion) int { return int(a.ID - b.ID) })
 	}
 	return batch
+}
+
+// Grid of the coarser model (Config.Granularity = q > 0).
+
+// onGrid reports whether t is a grid point (within the event tolerance).
+func (n *Network) onGrid(t float64) bool {
+	q := n.cfg.Granularity
+	k := math.Round(t / q)
+	return math.Abs(t-k*q) <= timeTol(t)
+}
+
+// ceilGrid is the first grid point at or after t.
+func (n *Network) ceilGrid(t float64) float64 {
+	if math.IsInf(t, 1) || n.onGrid(t) {
+		if math.IsInf(t, 1) {
+			return t
+		}
+		return math.Round(t/n.cfg.Granularity) * n.cfg.Granularity
+	}
+	q := n.cfg.Granularity
+	return math.Ceil(t/q) * q
 }

@@ -9,50 +9,83 @@ import (
 // Allocation: strict priority between classes, max-min fair (progressive
 // filling) within a class, explicit rates before everything.
 //
-// The allocator is incremental. A water-fill freezes bundles in increasing
-// order of rate; a change (a bundle created, resized, re-routed or removed)
-// can only alter the run from the lowest level λ* at which one of the links
-// it touches saturates, in the old run or in the new one. Every bundle whose
-// rate is below λ* keeps it. So a pass for class c
+// The allocator works on bottleneck groups (group.go), not on bundles, and
+// it is incremental. A water-fill freezes groups in increasing order of
+// level; a change (a bundle created, resized, re-routed or removed, or the
+// capacity a class is left on a link) can only alter the run from the lowest
+// level λ* at which one of the links it touches saturates, in the old run or
+// in the new one. Every group whose level is below λ* keeps it. So a pass
+// for class c
 //
 //  1. computes λ* over the seed links (links of changed bundles, and links
 //     whose load from higher classes changed),
-//  2. collects the region: bundles of class c with rate >= λ* (and changed
-//     ones) connected to the seeds through such bundles,
-//  3. water-fills the region over what the rest leaves on its links,
+//  2. collects the region: groups of class c with level >= λ* connected to
+//     the seeds through the links they cross (and the changed bundles),
+//  3. water-fills the region group by group over what the rest leaves on
+//     its links: when a link saturates, its own group freezes at the level
+//     as a whole, and the bundles of still-rising groups that cross it move
+//     to it (they changed bottleneck);
 //  4. reports the links whose load changed as seeds for lower classes.
 //
-// Cost of a pass: O(sum over seed links of deg) for λ* (a few scans each), plus
-// O(region route entries + sum of degrees of the region's links) for the
-// search and the fill, plus O(log links) per link saturation and
-// O(log bundles) per rescheduled bundle. Bundles outside the region are not
-// touched.
+// Cost of a pass: O(sum over seed links of their in-edges) for λ*, plus
+// O(sum over the region's links of their in-edges + the region groups'
+// out-edges) for the search and the fill, plus O(log links) per link
+// saturation and O(route) per bundle that changes group. A group's level
+// change is O(1) (its service clock), whatever its bundles. Groups outside
+// the region are not touched.
 
 type allocScratch struct {
-	classes []int
-	seeds   []int32
-	queue   []int32 // links of the region, in visiting order
-	capped  []*bundle
-	delta   []int32 // links whose load changed in this allocation
-	lh      levelHeap
-	ev      uint32 // link-entry mark of the pass in progress (freeze writes it)
-	// left counts the region's link entries not yet frozen: every link of
-	// a region bundle is searched, so each bundle has all its entries here.
-	left int
+	wl       levelHeap // shift's worklist
+	chk      []int32   // shift's links to install (checked when without a group)
+	spec     []*group  // groups shift re-levelled
+	moves    []move    // bundles shift moved
+	made     []*group  // groups shift created
+	sep      uint64    // the shift in progress
+	distinct int       // link groups it re-levels
+	classes  []int
+	seeds    []int32
+	queue    []int32 // links of the region, in visiting order
+	pairs    []pair  // the class's changed bundles by link (f0, f1 in clink)
+	capev    []capEvent
+	region   []*group
+	delta    []int32 // links whose load changed in this allocation
+	lh       levelHeap
+	vis      uint64 // the pass in progress: region marks
+	seedEp   uint64 // its seeds and pairs
+	cut      float64
 	// dead counts the link heap's entries whose links have no unfrozen
 	// flows left (all frozen on other links): they are dropped in bulk.
 	dead int
 }
 
+// pair: changed bundle b crosses link l.
+type pair struct {
+	l int32
+	b *bundle
+}
+
+// capEvent: a rate cap the fill reaches at level capv: a cap group, or a
+// capped bundle of a rising group (or a free one).
+type capEvent struct {
+	capv float64
+	seq  uint64
+	g    *group
+	b    *bundle
+}
+
 // relTol absorbs float noise when comparing levels and loads.
 const relTol = 1e-9
 
-// flush recomputes rates if anything changed since the last allocation.
+// flush recomputes rates if anything changed since the last allocation
+// (with a Granularity, only on a grid point: the changes wait for the next).
 func (n *Network) flush() {
-	if len(n.dirty) > 0 || len(n.changed) > 0 {
+	if n.unallocated() && (n.cfg.Granularity == 0 || n.onGrid(n.now)) {
 		n.allocate()
 	}
 }
+
+// unallocated reports changes not yet allocated.
+func (n *Network) unallocated() bool { return len(n.dirty) > 0 || len(n.changed) > 0 }
 
 func (n *Network) allocate() {
 	a := &n.alloc
@@ -63,19 +96,19 @@ func (n *Network) allocate() {
 	a.delta = a.delta[:0]
 
 	// Explicit rates are fixed: install them, then their links' loads.
-	start := math.MaxInt
 	for _, b := range n.changed {
-		if !b.retired && b.key.explicit >= 0 {
-			n.setRate(b, b.key.explicit)
+		if !b.retired && b.cls == explicitClass {
+			n.installExplicit(b)
 		}
 	}
+	start := math.MaxInt
 	a.classes = a.classes[:0]
 	for _, d := range n.dirty {
 		if d.class == explicitClass {
 			start = explicitClass
 			if ln := &n.links[d.l]; ln.mark != allocEp { // once per link
 				ln.mark = allocEp
-				n.refreshLoad(d.l, allocEp)
+				n.refreshLoad(d.l)
 			}
 			continue
 		}
@@ -84,38 +117,103 @@ func (n *Network) allocate() {
 	}
 	// Lower classes than the changed ones may be affected through the
 	// loads the changed ones leave: they are candidates too.
-	for c := range n.classCount {
-		if c > start {
-			a.classes = append(a.classes, c)
+	for _, cs := range n.classList {
+		if cs.c > start {
+			a.classes = append(a.classes, cs.c)
 		}
 	}
 	slices.Sort(a.classes)
 	a.classes = slices.Compact(a.classes)
 	for _, c := range a.classes {
-		if c >= start {
-			n.pass(c, allocEp)
+		if cs := n.classes[c]; cs != nil && c >= start {
+			n.pass(cs)
 		}
 	}
 	for _, b := range n.changed {
-		b.changed, b.fresh = false, false
-		if !b.retired {
-			n.syncEnts(b)
-		}
+		b.changed = false
 	}
 	clear(n.changed)
 	n.changed = n.changed[:0]
 	n.dirty = n.dirty[:0]
+	for _, g := range n.resched {
+		g.queued = false
+		if g.dead {
+			if g.kind != gExplicit {
+				n.spare = append(n.spare, g)
+			}
+			continue
+		}
+		n.reschedule(g)
+	}
+	clear(n.resched)
+	n.resched = n.resched[:0]
+	for i := 0; i < len(n.classList); i++ {
+		if cs := n.classList[i]; cs.count == 0 && n.emptyClass(cs) {
+			delete(n.classes, cs.c)
+			n.classList = slices.Delete(n.classList, i, i+1)
+			i--
+		}
+	}
 }
 
-// pass re-fills class c around what changed.
-func (n *Network) pass(c int, allocEp uint64) {
+// emptyClass reports whether a class without bundles has no load left.
+func (n *Network) emptyClass(cs *classState) bool {
+	for i := range cs.ls {
+		if cs.ls[i].load != 0 || cs.hot[i].g != nil || len(cs.ls[i].in) != 0 {
+			return false
+		}
+	}
+	return len(cs.caps) == 0
+}
+
+// installExplicit gives an explicit-rate bundle its rate (its own group) and
+// its links the load.
+func (n *Network) installExplicit(b *bundle) {
+	r := b.key.explicit
+	if b.g == nil {
+		g := n.initGroup(b.own, gExplicit, nil, -1, 0)
+		g.rate = r
+		n.enter(b, g)
+		for _, l := range b.links() {
+			n.links[l].nexp++
+		}
+	} else {
+		n.setRate(b.g, r)
+	}
+	if d := b.nf*r - b.expInst; d != 0 {
+		for _, l := range b.links() {
+			n.links[l].exp += d
+		}
+		b.expInst = b.nf * r
+	}
+	n.touch(b.g)
+}
+
+// residual is the capacity explicit rates and the classes before cs leave
+// on link l (negative when they overbook it).
+func (n *Network) residual(cs *classState, l int32) float64 {
+	ln := &n.links[l]
+	r := ln.cap - ln.exp
+	for _, o := range n.classList {
+		if o.c >= cs.c {
+			break
+		}
+		r -= o.ls[l].load
+	}
+	return r
+}
+
+// pass re-fills class cs around what changed.
+func (n *Network) pass(cs *classState) {
 	a := &n.alloc
+	c := cs.c
 	n.epoch++
 	seedEp := n.epoch
+	a.seedEp = seedEp
 	a.seeds = a.seeds[:0]
 	addSeed := func(l int32) {
-		if n.links[l].mark != seedEp {
-			n.links[l].mark = seedEp
+		if cl := &cs.ls[l]; cl.vis != seedEp {
+			cl.vis = seedEp
 			a.seeds = append(a.seeds, l)
 		}
 	}
@@ -130,136 +228,205 @@ func (n *Network) pass(c int, allocEp uint64) {
 	if len(a.seeds) == 0 {
 		return
 	}
+	if n.shift(cs) {
+		n.Shifts++
+		return
+	}
+	// The class's changed bundles, by link.
+	a.pairs = a.pairs[:0]
+	for _, b := range n.changed {
+		if !b.retired && int(b.cls) == c {
+			for _, l := range b.links() {
+				a.pairs = append(a.pairs, pair{l, b})
+			}
+		}
+	}
+	slices.SortFunc(a.pairs, func(x, y pair) int {
+		if x.l != y.l {
+			return cmp.Compare(x.l, y.l)
+		}
+		return cmp.Compare(x.b.seq, y.b.seq)
+	})
+	for i := 0; i < len(a.pairs); {
+		l, j := a.pairs[i].l, i+1
+		for j < len(a.pairs) && a.pairs[j].l == l {
+			j++
+		}
+		cl := &cs.ls[l]
+		cl.pe, cl.f0, cl.f1 = seedEp, int32(i), int32(j)
+		i = j
+	}
 	lambda := Inf
 	for _, l := range a.seeds {
-		lambda = n.divergence(l, c, lambda)
+		lambda = n.divergence(cs, l, lambda)
 	}
-	cut := lambda * (1 - relTol)
+	a.cut = lambda * (1 - relTol)
 
 	// Region search. Link visits also sum what the rest of the link
-	// carries: higher classes (already final) and class-c bundles below cut.
-	vis := n.nextVis()
-	ev := uint32(vis)
-	a.ev = ev
-	a.queue, a.capped = a.queue[:0], a.capped[:0]
+	// carries: the class's groups below cut.
+	n.epoch++
+	vis := n.epoch
+	a.vis = vis
+	a.queue, a.region, a.capev = a.queue[:0], a.region[:0], a.capev[:0]
 	for _, l := range a.seeds {
-		n.links[l].mark = vis
+		cs.ls[l].vis = vis
 		a.queue = append(a.queue, l)
 	}
-	for _, b := range n.changed {
-		if !b.retired && b.changed && b.class() == c && b.mark != vis {
-			n.enqueue(b, vis)
+	for _, p := range a.pairs {
+		if b := p.b; b.g == nil && b.mark != vis { // free bundles are in every region
+			b.mark = vis
+			if b.capv > 0 {
+				a.capev = append(a.capev, capEvent{capv: b.capv, seq: b.seq, b: b})
+			}
 		}
+		n.enqueue(cs, p.l)
 	}
-	c32 := int32(c)
-	a.left = 0
 	for i := 0; i < len(a.queue); i++ {
-		ln := &n.links[a.queue[i]]
-		base, weight, lower := 0.0, 0.0, 0.0
-		for k := range ln.ents {
-			e := &ln.ents[k]
-			switch {
-			case e.cls < c32:
-				base += e.rate * float64(e.n)
-			case e.cls > c32:
-				lower += e.rate * float64(e.n)
-			case e.changed || e.rate >= cut:
-				// A region bundle (the rule is the same on every link). With
-				// two links and no cap, its other link is all the search
-				// needs; else the bundle's mark says whether it was found.
-				weight += float64(e.n)
-				a.left++
-				if e.peer >= 0 {
-					if p := &n.links[e.peer]; p.mark != vis {
-						p.mark = vis
-						a.queue = append(a.queue, e.peer)
-					}
-				} else if e.b.mark != vis {
-					n.enqueue(e.b, vis)
-				}
-			default:
-				base += e.rate * float64(e.n)
-			}
-		}
-		ln.res = max(0, ln.cap-base)
-		ln.weight, ln.frozen = weight, 0
-		ln.rest = base + lower // its new load is rest + frozen
+		n.scan(cs, a.queue[i])
 	}
-	n.waterFill(ev, c32, cut)
+	n.waterFill(cs)
 	for _, l := range a.queue {
-		ln := &n.links[l]
-		n.setLoad(l, ln.rest+ln.frozen, allocEp)
+		cl := &cs.ls[l]
+		n.setClassLoad(cs, l, cl.rest+cl.frozen)
 	}
-}
-
-// nextVis starts a region search. Link entries keep only the low 32 bits of
-// the pass: when those wrap around, every entry mark is cleared so that no
-// stale mark can equal a new pass.
-func (n *Network) nextVis() uint64 {
-	n.epoch++
-	if uint32(n.epoch) == 0 {
-		for i := range n.links {
-			for k := range n.links[i].ents {
-				n.links[i].ents[k].mark = 0
-			}
+	for _, g := range a.region {
+		if g.nf == 0 && !g.dead {
+			n.dropGroup(g)
 		}
-		n.epoch++
 	}
-	return n.epoch
 }
 
-// enqueue adds b's links to the search queue, and b to the capped list if
-// it has a cap. The region is not listed: the fill finds its bundles on
-// the links (the region rule is the same on every link).
-func (n *Network) enqueue(b *bundle, vis uint64) {
+func (n *Network) enqueue(cs *classState, l int32) {
 	a := &n.alloc
-	b.mark = vis
-	b.frozen = false
-	if b.capv > 0 {
-		a.capped = append(a.capped, b)
-	}
-	for _, l := range b.links() {
-		ln := &n.links[l]
-		if ln.mark != vis {
-			ln.mark = vis
-			a.queue = append(a.queue, l)
-		}
+	if cl := &cs.ls[l]; cl.vis != a.vis {
+		cl.vis = a.vis
+		a.queue = append(a.queue, l)
 	}
 }
 
-// divergence is a lower bound on the per-flow level at which class c's
+// changedOn is the class's changed bundles crossing l in this pass.
+func (n *Network) changedOn(cl *clink) []pair {
+	if cl.pe != n.alloc.seedEp {
+		return nil
+	}
+	return n.alloc.pairs[cl.f0:cl.f1]
+}
+
+// scan sums link l's load outside the region and its region flows, adding
+// to the region the groups that cross it at or above the cut.
+func (n *Network) scan(cs *classState, l int32) {
+	a := &n.alloc
+	vis, cut := a.vis, a.cut
+	cl := &cs.ls[l]
+	rest, weight, win := 0.0, 0.0, 0.0
+	if g := cs.hot[l].g; g != nil {
+		// The link's own group is in the region whenever the link is (it is
+		// normally at or above the cut anyway: no group crossing the link
+		// is faster than it).
+		if g.mark != vis {
+			n.addRegion(cs, g)
+		}
+		weight += g.nf
+	}
+	for k := range cl.in {
+		e := &cl.in[k]
+		if g := e.g; g.mark == vis || g.rate >= cut {
+			if g.mark != vis {
+				n.addRegion(cs, g)
+			}
+			weight += e.w
+			win += e.w
+		} else {
+			rest += e.w * g.rate
+		}
+	}
+	for _, p := range n.changedOn(cl) {
+		if p.b.g == nil {
+			weight += p.b.nf
+		}
+	}
+	cl.rest, cl.weight, cl.win, cl.frozen = rest, weight, win, 0
+	cl.res = max(0, n.residual(cs, l)-rest)
+	cl.scan = vis
+	cl.inHeap = false
+}
+
+// addRegion puts g in the region: its links are searched, its caps become
+// events of the fill.
+func (n *Network) addRegion(cs *classState, g *group) {
+	a := &n.alloc
+	vis := a.vis
+	g.mark = vis
+	g.frozen = false
+	a.region = append(a.region, g)
+	if g.kind == gLink {
+		n.enqueue(cs, g.link)
+	}
+	// A group below the cut enters only as its link's own group; links
+	// already scanned counted it as rest.
+	forced := g.rate < a.cut
+	for _, o := range g.out {
+		cl := &cs.ls[o.l]
+		if cl.vis != vis {
+			cl.vis = vis
+			a.queue = append(a.queue, o.l)
+		} else if forced && cl.scan == vis {
+			cl.rest -= o.w * g.rate
+			cl.res = max(0, n.residual(cs, o.l)-cl.rest)
+			cl.weight += o.w
+			cl.win += o.w
+		}
+	}
+	if g.kind == gCap {
+		a.capev = append(a.capev, capEvent{capv: g.capv, seq: g.seq, g: g})
+	} else {
+		for _, b := range g.capped {
+			a.capev = append(a.capev, capEvent{capv: b.capv, seq: b.seq, b: b})
+		}
+	}
+	n.AllocatedBundles += int64(len(g.bh))
+}
+
+// divergence is a lower bound on the per-flow level at which class cs's
 // water-fill on seed link l may differ between the old allocation and the
 // new one: the lower of
-//   - where l stopped class c before: if l was full, no class-c bundle on it
-//     rose above the fastest of them (exact when l saturated during class c,
-//     lower otherwise, 0 when a higher class filled it);
-//   - where l saturates now if every other class-c bundle kept its old rate
-//     and the changed ones rise freely up to their caps.
+//   - where l stopped the class before: if l was full, no group of the class
+//     on it rose above the fastest of them (exact when l saturated during the
+//     class, lower otherwise, 0 when a higher class filled it);
+//   - where l saturates now if every other bundle of the class kept its old
+//     rate and the changed ones rise freely up to their caps.
 //
 // Levels at or above bound (the best found so far) need no precision.
-func (n *Network) divergence(l int32, c int, bound float64) float64 {
+func (n *Network) divergence(cs *classState, l int32, bound float64) float64 {
 	ln := &n.links[l]
+	cl := &cs.ls[l]
 	before := ln.load
 	if ln.loadEp == n.allocEp {
 		before = ln.oldLoad
 	}
 	full := before >= ln.cap*(1-relTol)
-	old, fastest := Inf, 0.0
-	avail := ln.cap
-	w := 0.0
-	for k := range ln.ents {
-		switch e := &ln.ents[k]; {
-		case int(e.cls) < c:
-			avail -= e.rate * float64(e.n)
-		case int(e.cls) == c:
-			fastest = max(fastest, e.rate)
-			w += float64(e.n)
+	fastest, w := 0.0, 0.0
+	if g := cs.hot[l].g; g != nil {
+		fastest = g.rate
+		w += g.nf
+	}
+	for k := range cl.in {
+		e := &cl.in[k]
+		fastest = max(fastest, e.g.rate)
+		w += e.w
+	}
+	chg := n.changedOn(cl)
+	for _, p := range chg {
+		if p.b.g == nil { // (a free bundle had no rate on these links)
+			w += p.b.nf
 		}
 	}
+	old := Inf
 	if full {
 		old = fastest
 	}
 	old = min(old, bound)
+	avail := n.residual(cs, l)
 	if avail <= 0 {
 		return 0
 	}
@@ -269,7 +436,7 @@ func (n *Network) divergence(l int32, c int, bound float64) float64 {
 	// New saturation level: the smallest λ with sum n·min(λ, ρ) = avail,
 	// where ρ is the old rate, or the cap (Inf if none) of a changed
 	// bundle. Fixed-point iteration from avail/w: every step freezes the
-	// entries below the level and raises it; it stops in at most as many
+	// flows below the level and raises it; it stops in at most as many
 	// steps as there are distinct ρ, usually two or three.
 	lvl := avail / w
 	if lvl >= old {
@@ -277,26 +444,42 @@ func (n *Network) divergence(l int32, c int, bound float64) float64 {
 	}
 	for {
 		frozen, left := 0.0, 0.0
-		for k := range ln.ents {
-			e := &ln.ents[k]
-			if int(e.cls) != c {
-				continue
-			}
-			r := e.rate
-			if e.changed {
-				r = Inf
-				if e.b.key.cap > 0 {
-					r = e.b.key.cap
-				}
-			}
-			if r < lvl {
-				frozen += r * float64(e.n)
+		if g := cs.hot[l].g; g != nil {
+			if g.rate < lvl {
+				frozen += g.rate * g.nf
 			} else {
-				left += float64(e.n)
+				left += g.nf
 			}
 		}
-		if left == 0 {
-			return old // every bundle stops below: l never fills
+		for k := range cl.in {
+			e := &cl.in[k]
+			if r := e.g.rate; r < lvl {
+				frozen += r * e.w
+			} else {
+				left += e.w
+			}
+		}
+		for _, p := range chg {
+			b := p.b
+			if g := b.g; g != nil { // counted at its group's rate above: count it as changed
+				if g.rate < lvl {
+					frozen -= g.rate * b.nf
+				} else {
+					left -= b.nf
+				}
+			}
+			r := Inf
+			if b.capv > 0 {
+				r = b.capv
+			}
+			if r < lvl {
+				frozen += r * b.nf
+			} else {
+				left += b.nf
+			}
+		}
+		if left < 0.5 {
+			return old // every flow stops below: l never fills
 		}
 		next := (avail - frozen) / left
 		if next <= lvl*(1+relTol) || next >= old {
@@ -306,35 +489,41 @@ func (n *Network) divergence(l int32, c int, bound float64) float64 {
 	}
 }
 
-// waterFill gives the region's bundles their max-min per-flow rates over
-// links[l].res. On the pass's links, the region's entries are those of
-// class c that changed or have a rate of at least cut; freeze marks an
-// entry with ev. All unfrozen flows rise together; the link whose capacity
-// runs out first (lowest saturation level) freezes the region bundles on
-// it; a cap freezes its bundle. Links sit in a heap keyed by saturation
-// level. A freeze only raises the levels of the bundle's other links, so
-// keys are refreshed lazily when they reach the top.
-func (n *Network) waterFill(ev uint32, c int32, cut float64) {
+// waterFill gives the region its max-min levels over the capacity the rest
+// leaves (clink.res). All unfrozen flows rise together; the link whose
+// capacity runs out first (lowest saturation level) freezes its own group
+// and takes the rising bundles that cross it; a cap freezes its group or its
+// bundle. Links sit in a heap keyed by saturation level. A freeze only
+// raises the levels of the other links, so keys are refreshed lazily when
+// they reach the top.
+func (n *Network) waterFill(cs *classState) {
 	a := &n.alloc
-	slices.SortFunc(a.capped, func(x, y *bundle) int {
+	vis := a.vis
+	slices.SortFunc(a.capev, func(x, y capEvent) int {
 		if d := cmp.Compare(x.capv, y.capv); d != 0 {
 			return d
+		}
+		if (x.g != nil) != (y.g != nil) { // cap groups first: a bundle joins a frozen one
+			if x.g != nil {
+				return -1
+			}
+			return 1
 		}
 		return cmp.Compare(x.seq, y.seq)
 	})
 	q := a.lh[:0]
 	for _, l := range a.queue {
-		if ln := &n.links[l]; ln.weight > 0.5 {
-			q = append(q, levelEntry{ln.res / ln.weight, l})
-			ln.inHeap = true
+		if cl := &cs.ls[l]; cl.weight > 0.5 {
+			q = append(q, levelEntry{cl.res / cl.weight, l})
+			cl.inHeap = true
 		}
 	}
 	q.heapify()
 	a.dead = 0
 	level := 0.0
 	ci := 0
-	for a.left > 0 {
-		for ci < len(a.capped) && a.capped[ci].frozen {
+	for {
+		for ci < len(a.capev) && a.capev[ci].done(vis) {
 			ci++
 		}
 		// Links whose flows were all frozen elsewhere would each cost a pop
@@ -342,20 +531,20 @@ func (n *Network) waterFill(ev uint32, c int32, cut float64) {
 		// once. The top is the least (key, link) either way, so this never
 		// changes which link saturates next.
 		if a.dead > len(q)/2 {
-			q = slices.DeleteFunc(q, func(e levelEntry) bool { return n.links[e.l].weight <= 0.5 })
+			q = slices.DeleteFunc(q, func(e levelEntry) bool { return cs.ls[e.l].weight <= 0.5 })
 			q.heapify()
 			a.dead = 0
 		}
 		// Bring the heap top up to date (lazy keys only ever rise).
 		for len(q) > 0 {
-			ln := &n.links[q[0].l]
-			if ln.weight <= 0.5 { // weights count flows: nothing left
-				ln.weight = 0
+			cl := &cs.ls[q[0].l]
+			if cl.weight <= 0.5 { // weights count flows: nothing left
+				cl.weight = 0
 				a.dead--
 				q.pop()
 				continue
 			}
-			if cur := (ln.res - ln.frozen) / ln.weight; cur > q[0].level {
+			if cur := (cl.res - cl.frozen) / cl.weight; cur > q[0].level {
 				q[0].level = cur
 				q.down(0)
 				continue
@@ -366,136 +555,185 @@ func (n *Network) waterFill(ev uint32, c int32, cut float64) {
 		if len(q) > 0 {
 			next = q[0].level
 		}
-		if ci < len(a.capped) && a.capped[ci].capv <= next {
-			b := a.capped[ci]
-			level = max(level, b.capv)
-			n.freeze(b, b.capv)
+		if ci < len(a.capev) && a.capev[ci].capv <= next {
+			ev := a.capev[ci]
+			ci++
+			level = max(level, ev.capv)
+			if ev.g != nil {
+				n.freezeGroup(cs, ev.g, ev.capv)
+			} else {
+				cg := cs.caps[ev.capv]
+				switch {
+				case cg == nil:
+					cg = n.newGroup(gCap, cs, -1, ev.capv)
+					cg.mark, cg.frozen = vis, true
+					n.setRate(cg, ev.capv)
+					a.region = append(a.region, cg)
+				case cg.mark == vis && !cg.frozen:
+					// (a region cap group whose bundles all moved to links
+					// that saturated below its cap: its own event was skipped)
+					n.freezeGroup(cs, cg, ev.capv)
+				}
+				n.moveFrozen(cs, ev.b, cg, ev.capv)
+			}
 			continue
 		}
 		if len(q) == 0 {
-			break // unreachable: an unfrozen bundle keeps its links in the heap
+			break
 		}
-		ln := &n.links[q[0].l]
+		l := q[0].l
+		cs.ls[l].inHeap = false
 		q.pop()
-		ln.inHeap = false
 		level = max(level, next)
-		for k := range ln.ents {
-			// Unfrozen region entries: the region rule, not yet marked by
-			// freeze in this pass (freeze overwrites the rate with the mark).
-			if e := &ln.ents[k]; e.mark != ev && e.cls == c && (e.changed || e.rate >= cut) {
-				if e.peer >= 0 {
-					n.freezePeer(ln, e, level)
-				} else {
-					n.freeze(e.b, level)
-				}
-			}
-		}
+		n.saturate(cs, l, level)
 	}
 	for _, e := range q {
-		n.links[e.l].inHeap = false
+		cs.ls[e.l].inHeap = false
 	}
 	a.lh = q[:0]
 }
 
-// freeze fixes b's rate for the rest of the fill and installs it at once: a
-// frozen rate is final, and installing it here saves another visit to b.
-func (n *Network) freeze(b *bundle, rate float64) {
-	b.frozen = true
+// done: the event's group or bundle is frozen already.
+func (ev *capEvent) done(vis uint64) bool {
+	if g := ev.g; g != nil {
+		return g.frozen || g.nf == 0
+	}
+	g := ev.b.g
+	return g != nil && (g.frozen || g.mark != vis)
+}
+
+// saturate freezes what link l stops at level: its own group, the bundles
+// of rising groups that cross it (they move to its group) and the free
+// bundles that cross it.
+func (n *Network) saturate(cs *classState, l int32, level float64) {
+	vis := n.alloc.vis
+	cl := &cs.ls[l]
+	own := cs.hot[l].g
+	if own != nil && own.mark == vis && !own.frozen {
+		n.freezeGroup(cs, own, level)
+	}
+	if cl.win > 0.5 {
+		for k := 0; k < len(cl.in); {
+			g := cl.in[k].g
+			if g.mark != vis || g.frozen {
+				k++
+				continue
+			}
+			if own == nil {
+				own = n.frozenLinkGroup(cs, l, level)
+			}
+			// Move the edge's bundles; the edge goes with its last one and
+			// index k then holds another in-edge.
+			for {
+				i := g.eix[l] - 1
+				if i < 0 {
+					break
+				}
+				n.moveFrozen(cs, g.out[i].head, own, level)
+			}
+		}
+	}
+	for _, p := range n.changedOn(cl) {
+		if p.b.g == nil {
+			if own == nil {
+				own = n.frozenLinkGroup(cs, l, level)
+			}
+			n.moveFrozen(cs, p.b, own, level)
+		}
+	}
+}
+
+// frozenLinkGroup creates link l's group during a fill, frozen at level.
+func (n *Network) frozenLinkGroup(cs *classState, l int32, level float64) *group {
+	g := n.newGroup(gLink, cs, l, 0)
+	g.mark, g.frozen = n.alloc.vis, true
+	n.setRate(g, level)
+	n.alloc.region = append(n.alloc.region, g)
+	return g
+}
+
+// freezeGroup fixes a region group's level for the rest of the fill and
+// installs it at once: one clock update for all its bundles.
+func (n *Network) freezeGroup(cs *classState, g *group, level float64) {
+	g.frozen = true
+	n.setRate(g, level)
+	if g.kind == gLink {
+		n.settle(&cs.ls[g.link], level, g.nf)
+	}
+	for i := range g.out {
+		o := &g.out[i]
+		cl := &cs.ls[o.l]
+		cl.win -= o.w
+		n.settle(cl, level, o.w)
+	}
+}
+
+// moveFrozen moves bundle b (free, or in a rising region group) to group to,
+// frozen at level: b changed bottleneck.
+func (n *Network) moveFrozen(cs *classState, b *bundle, to *group, level float64) {
+	from := b.g
+	w := b.nf
+	for _, l := range b.links() {
+		cl := &cs.ls[l]
+		if from != nil && l != from.link {
+			cl.win -= w
+		}
+		n.settle(cl, level, w)
+	}
+	if from != nil {
+		n.exit(b)
+		n.Moves++
+	}
+	n.enter(b, to)
 	n.AllocatedBundles++
-	n.alloc.left -= int(b.nr)
-	w := b.n()
-	for k, l := range b.links() {
-		ln := &n.links[l]
-		n.settle(ln, &ln.ents[b.pos[k]], rate, w)
-	}
-	n.install(b, rate)
 }
 
-// settle records on link ln that the w flows of entry e froze at rate.
-func (n *Network) settle(ln *link, e *linkEnt, rate, w float64) {
-	ln.frozen += rate * w
-	n.unweigh(ln, w)
-	e.mark, e.rate = n.alloc.ev, rate
-}
-
-// install gives b its frozen rate and fixes its completion time unless
-// neither the rate nor its flows changed.
-func (n *Network) install(b *bundle, rate float64) {
-	if b.rerate(n.now, rate) || b.changed {
-		n.reschedule(b)
-	}
-}
-
-// unweigh takes w frozen flows off a link, counting it dead in the link heap
-// when it has none left.
-func (n *Network) unweigh(ln *link, w float64) {
-	ln.weight -= w
-	if ln.weight <= 0.5 && ln.inHeap {
-		ln.inHeap = false
+// settle records on a link that w flows froze at level.
+func (n *Network) settle(cl *clink, level, w float64) {
+	cl.frozen += level * w
+	cl.weight -= w
+	if cl.weight <= 0.5 && cl.inHeap {
+		cl.inHeap = false
 		n.alloc.dead++
 	}
 }
 
-// freezePeer is freeze for an uncapped two-link bundle, found through its
-// entry e on link ln: both entries are reached from e, and the bundle itself
-// is touched only if its rate or its flows changed.
-func (n *Network) freezePeer(ln *link, e *linkEnt, rate float64) {
-	n.AllocatedBundles++
-	n.alloc.left -= 2
-	w := float64(e.n)
-	moved := e.rate != rate || e.changed // entry rates are the bundle's (fresh ones changed)
-	p := &n.links[e.peer]
-	n.settle(p, &p.ents[e.peerPos], rate, w)
-	n.settle(ln, e, rate, w)
-	if moved {
-		n.install(e.b, rate)
+// setClassLoad installs a class's new load on a link.
+func (n *Network) setClassLoad(cs *classState, l int32, v float64) {
+	cl := &cs.ls[l]
+	cl.pend = 0
+	if cl.load != v {
+		cl.load = v
+		n.refreshLoad(l)
 	}
 }
 
-// setRate installs a bundle's rate at the current time and reschedules its
-// next completion.
-func (n *Network) setRate(b *bundle, r float64) {
-	if b.rerate(n.now, r) || b.fresh {
-		for k, l := range b.links() {
-			n.links[l].ents[b.pos[k]].rate = r
-		}
-	}
-	n.reschedule(b)
-}
-
-// reschedule updates b's next completion in the event heap.
-func (n *Network) reschedule(b *bundle) {
-	if nx := b.nextFinish(); nx != b.next {
-		b.next = nx
-		n.events.set(b)
-	}
-}
-
-// refreshLoad recomputes a link's load from its entries; a changed load
-// makes the link a seed for the lower classes of this allocation.
-func (n *Network) refreshLoad(l int32, allocEp uint64) {
+// refreshLoad recomputes a link's load from the explicit load and the
+// classes' loads; a changed load makes the link a seed for the lower classes
+// of this allocation.
+func (n *Network) refreshLoad(l int32) {
 	ln := &n.links[l]
-	load := 0.0
-	for k := range ln.ents {
-		load += ln.ents[k].rate * float64(ln.ents[k].n)
+	load := ln.exp
+	for _, cs := range n.classList {
+		load += cs.ls[l].load
 	}
-	n.setLoad(l, load, allocEp)
+	n.setLoad(l, load)
 }
 
 // setLoad installs a link's new load at the current time.
-func (n *Network) setLoad(l int32, load float64, allocEp uint64) {
+func (n *Network) setLoad(l int32, load float64) {
 	ln := &n.links[l]
 	if load == ln.load {
 		return
 	}
 	ln.advance(n.now)
-	if ln.loadEp != allocEp {
-		ln.loadEp, ln.oldLoad = allocEp, ln.load
+	if ln.loadEp != n.allocEp {
+		ln.loadEp, ln.oldLoad = n.allocEp, ln.load
 	}
 	changed := abs(load-ln.load) > relTol*1e-3*ln.cap
 	ln.load = load
-	if changed && ln.delta != allocEp {
-		ln.delta = allocEp
+	if changed && ln.delta != n.allocEp {
+		ln.delta = n.allocEp
 		n.alloc.delta = append(n.alloc.delta, l)
 	}
 }

@@ -251,3 +251,29 @@ func TestConfigErrorsAndDefaults(t *testing.T) {
 		t.Errorf("%d links, want 16", len(n.Links()))
 	}
 }
+
+// With Granularity, rates change only on the grid: a flow starting between
+// grid points waits for the next one, and one whose bytes run out between
+// grid points completes at the next one.
+func TestGranularity(t *testing.T) {
+	n := mustNew(t, Config{Machines: machines(3, 3, 100), Granularity: 1})
+	a := mustStart(t, n, 0.5, FlowSpec{Src: 0, Dst: 1, Size: 100}) // waits for t=1, alone: done at 2
+	if r := n.Rate(a); r != 0 {
+		t.Fatalf("rate before the first grid point %v, want 0", r)
+	}
+	b := mustStart(t, n, 1.2, FlowSpec{Src: 0, Dst: 2, Size: 75}) // waits for t=2 (a holds m0.up until then)
+	if r := n.Rate(a); r != 100 {
+		t.Fatalf("rate of a between grid points %v, want 100", r)
+	}
+	got := runUntil(n, 10)
+	// At t=2 a is done and b gets 100 B/s: 75 bytes end at 2.75, reported at 3.
+	wantDone(t, got, map[FlowID]float64{a: 2, b: 3})
+	if s := n.Stats(); s.IntraRackBytes != 175 {
+		t.Errorf("bytes %v, want 175 (a flow's bytes are its size, not what its group served past its end)", s.IntraRackBytes)
+	}
+	for _, c := range got {
+		if k := c.Time; k != float64(int(k)) {
+			t.Errorf("completion at %v, not on the grid", k)
+		}
+	}
+}

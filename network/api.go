@@ -44,6 +44,15 @@ type Config struct {
 
 	OCS     OCSConfig
 	Monitor MonitorConfig
+
+	// Granularity, when > 0, makes the model coarser in time (opt-in; 0 is
+	// the exact model): rates change only at multiples of Granularity
+	// seconds. A flow started between two grid points waits for the next
+	// one, a flow whose bytes run out between two grid points completes at
+	// the next one, and the allocation made at a grid point holds until the
+	// next (docs/network.md §4, "Coarser granularity"). It bounds the
+	// allocations by one per grid point that has something to do.
+	Granularity float64
 }
 
 // OCSConfig parameterises the optical circuit switch of a hybrid network.

@@ -52,6 +52,10 @@ func newChurn(b *testing.B, cfg Config, active int, pick func(*rand.Rand) (int, 
 
 func reportPerEvent(b *testing.B, c *churn, a0, ab0 int64) {
 	b.ReportMetric(float64(c.n.ActiveFlows()), "flows")
+	b.ReportMetric(float64(c.n.Groups()), "groups")
+	if c.n.Allocations > 0 {
+		b.ReportMetric(float64(c.n.Shifts)/float64(c.n.Allocations), "shifts/alloc")
+	}
 	if d := c.n.Allocations - a0; d > 0 {
 		b.ReportMetric(float64(c.n.AllocatedBundles-ab0)/float64(d), "bundles/alloc")
 	}
@@ -199,6 +203,8 @@ func BenchmarkFB2010Fair(b *testing.B) {
 		b.ReportMetric(float64(flows), "flows")
 		b.ReportMetric(float64(n.Allocations), "allocations")
 		b.ReportMetric(float64(n.AllocatedBundles)/float64(n.Allocations), "bundles/alloc")
+		b.ReportMetric(float64(n.Shifts)/float64(n.Allocations), "shifts/alloc")
+		b.ReportMetric(float64(n.Moves)/float64(n.Allocations), "moves/alloc")
 		b.ReportMetric(end, "sim-seconds")
 	}
 }

@@ -26,76 +26,60 @@ type bundleKey struct {
 	explicit float64 // < 0 = max-min shared
 }
 
-// bundle is a set of flows with one route and one per-flow rate. clock is the
-// bytes served to each of its flows since the bundle was created, so starting,
-// finishing or reading a flow never touches its siblings.
+// bundle is a set of flows with one route and one per-flow rate: its group's
+// (see group.go). Its service clock is its group's clock plus base, so a
+// change of the group's rate moves no bundle; starting, finishing or reading
+// a flow never touches its siblings.
 type bundle struct {
-	// Hot fields first, laid out so that the allocator's search and freeze
-	// read one cache line per bundle (64 bytes: mark .. cls).
-	mark    uint64   // allocation pass that put it in the region
-	route   [4]int32 // links, NIC up first
-	pos     [4]int32 // pos[k] = index of this bundle in links[route[k]].ents
-	nf      float64  // len(flows), as the allocator's weight
-	capv    float64  // key.cap (hot copy)
-	nr      uint8    // route length
-	frozen  bool
+	g     *group  // nil: free (new, resized out of a group or re-routed) until the next allocation
+	base  float64 // clock = group clock + base; a free bundle's clock is base
+	gkey  float64 // group clock at which its first flow completes: first - base
+	gidx  int32   // position in g.bh
+	cidx  int32   // position in g.capped, -1
+	route [4]int32
+	nr    uint8 // route length
+	cls   int32 // allocation class: key.class, or explicitClass
+	nf    float64
+	capv  float64 // key.cap (hot copy)
+	// enext/eprev[k]: neighbours in the list of the group's edge to route[k].
+	enext, eprev [4]*bundle
+
 	changed bool // created, resized or re-routed since the last allocation
 	retired bool
-	cls     int32 // allocation class: key.class, or explicitClass
+	smoves  uint8   // moves in the shift of epoch mark
+	mark    uint64  // allocation pass scratch
+	expInst float64 // explicit: the load it put on each of its links
 
-	// Service state: read and written when the rate changes.
-	rate   float64 // per flow, bytes/s
-	clock  float64 // per-flow service up to time last
-	last   float64
-	first  float64 // finish clock of flows[0] (Inf when empty)
-	next   float64 // time its first flow completes (Inf if never)
-	served float64 // bytes carried since created or last re-routed; folded into Stats then
-	hidx   int     // position in the event heap, -1 if absent
-	hkey   float64 // its key there: a slower completion is told apart without reading the heap
-	seq    uint64  // creation order: deterministic tie-breaks
-
+	own   *group  // an explicit-rate bundle's group, allocated with it
+	first float64 // finish clock of flows[0] (Inf when empty)
 	flows []*flow // min-heap on (finish, id)
 	key   bundleKey
 	kind  pathKind
-	// fresh: routed (or re-routed) since the last allocation, which so gave
-	// it no rate on these links.
-	fresh bool
-	aidx  int // position in Network.all
+	seq   uint64 // creation order: deterministic tie-breaks
+	aidx  int    // position in Network.all
 }
 
 // links is the bundle's route.
 func (b *bundle) links() []int32 { return b.route[:b.nr] }
 
+// slot is the index of link l in b's route.
+func (b *bundle) slot(l int32) int {
+	for k := range b.nr {
+		if b.route[k] == l {
+			return int(k)
+		}
+	}
+	panic("network: link not on the bundle's route")
+}
+
 func (b *bundle) n() float64 { return b.nf }
 
-// advance brings the service clock up to now at the current rate.
-func (b *bundle) advance(now float64) {
-	if dt := now - b.last; dt > 0 {
-		s := b.rate * dt
-		b.clock += s
-		b.served += s * b.n()
-		b.last = now
+// rate is the bundle's per-flow rate.
+func (b *bundle) rate() float64 {
+	if b.g == nil {
+		return 0
 	}
-}
-
-// rerate switches the per-flow rate at now, first serving the old rate up to
-// now; it reports whether the rate changed.
-func (b *bundle) rerate(now, r float64) bool {
-	if r == b.rate {
-		return false
-	}
-	b.advance(now)
-	b.last = now
-	b.rate = r
-	return true
-}
-
-// nextFinish is the time the first flow completes at the current rate.
-func (b *bundle) nextFinish() float64 {
-	if b.nf == 0 || b.rate <= 0 {
-		return Inf
-	}
-	return b.last + max(0, b.first-b.clock)/b.rate
+	return b.g.rate
 }
 
 // Flow heap on (finish, id): the completion order inside a bundle.

@@ -53,6 +53,9 @@ func withDefaults(cfg Config) (Config, error) {
 	if cfg.Racks == 0 {
 		cfg.Racks = maxRack + 1
 	}
+	if !finite(cfg.Granularity) || cfg.Granularity < 0 {
+		return cfg, fmt.Errorf("network: Granularity = %v must be finite and >= 0", cfg.Granularity)
+	}
 	if cfg.Kind == NonBlocking {
 		return cfg, checkMonitor(&cfg.Monitor)
 	}

@@ -1,10 +1,10 @@
 package network
 
-// eventHeap orders bundles by their next completion time (ties: creation
+// eventHeap orders groups by their next completion time (ties: creation
 // order). It is 4-ary and keeps the keys inline, so a fix touches few cache
-// lines; bundles store their index.
+// lines; groups store their index.
 //
-// Keys are lower bounds: a completion that moves later (the bundle slowed
+// Keys are lower bounds: a completion that moves later (the group slowed
 // down) leaves its key alone and is corrected only if it reaches the top,
 // so half of all rate changes cost no heap work. A completion that moves
 // earlier sifts up at once.
@@ -13,7 +13,7 @@ type eventHeap []eventEntry
 type eventEntry struct {
 	next float64
 	seq  uint64
-	b    *bundle
+	b    *group
 }
 
 func (e *eventEntry) less(o *eventEntry) bool {
@@ -23,8 +23,8 @@ func (e *eventEntry) less(o *eventEntry) bool {
 	return e.seq < o.seq
 }
 
-// set records that b.next changed.
-func (h *eventHeap) set(b *bundle) {
+// set records that g.next changed.
+func (h *eventHeap) set(b *group) {
 	switch {
 	case b.hidx < 0 && b.next < Inf:
 		b.hidx, b.hkey = len(*h), b.next
@@ -36,7 +36,7 @@ func (h *eventHeap) set(b *bundle) {
 	}
 }
 
-func (h *eventHeap) remove(b *bundle) {
+func (h *eventHeap) remove(b *group) {
 	s := *h
 	i, last := b.hidx, len(s)-1
 	if i != last {
@@ -53,9 +53,9 @@ func (h *eventHeap) remove(b *bundle) {
 	b.hidx = -1
 }
 
-// top returns the bundle with the earliest completion, after correcting
+// top returns the group with the earliest completion, after correcting
 // stale keys that reached the top.
-func (h *eventHeap) top() *bundle {
+func (h *eventHeap) top() *group {
 	for len(*h) > 0 {
 		e := &(*h)[0]
 		if e.b.next == e.next {
@@ -171,6 +171,19 @@ func (q levelHeap) down(i int) {
 		}
 		q[i] = q[m]
 		i = m
+	}
+	q[i] = e
+}
+
+func (q levelHeap) up(i int) {
+	e := q[i]
+	for i > 0 {
+		p := (i - 1) / 4
+		if !e.less(q[p]) {
+			break
+		}
+		q[i] = q[p]
+		i = p
 	}
 	q[i] = e
 }

@@ -23,6 +23,13 @@ type Network struct {
 	seq     uint64
 	events  eventHeap
 
+	// The bottleneck structure, one per class present (group.go).
+	classes   map[int]*classState
+	classList []*classState // by class
+	groups    []*group      // every group, in a deterministic order
+	spare     []*group      // dropped groups for reuse
+	resched   []*group      // groups whose next completion may have changed
+
 	// What changed since the last allocation: links (with the class of the
 	// change) and bundles. allocate starts from them.
 	dirty   []dirtyLink
@@ -30,7 +37,7 @@ type Network struct {
 	epoch   uint64
 	allocEp uint64 // epoch of the allocation in progress
 
-	doneBytes [3]float64 // bytes by pathKind of retired bundles and path changes
+	doneBytes [3]float64 // bytes by pathKind of dropped groups and completions' last slivers
 
 	ocs *ocsState
 	mon *monitor
@@ -38,11 +45,13 @@ type Network struct {
 	pending []Completion // found while a mutation moved time forward
 	batch   []Completion
 
-	classCount map[int]int // max-min bundles per class
-	alloc      allocScratch
+	alloc allocScratch
 	// Allocations counts calls that recomputed rates; AllocatedBundles sums
 	// the bundles those calls covered (cost accounting for benchmarks).
 	Allocations, AllocatedBundles int64
+	// Moves counts bundles that changed bottleneck (group) in an allocation;
+	// Shifts counts class passes done without any (shift.go).
+	Moves, Shifts int64
 }
 
 var _ API = (*Network)(nil)
@@ -57,8 +66,7 @@ func New(cfg Config) (*Network, error) {
 		cfg:     cfg,
 		flows:   make([]*flow, 1, 64), // flows[0]: no flow has id 0
 		bundles: make(map[bundleKey]*bundle),
-
-		classCount: make(map[int]int),
+		classes: make(map[int]*classState),
 	}
 	n.topo, n.links = buildTopology(cfg)
 	if cfg.Kind == Hybrid {
@@ -113,7 +121,7 @@ func (n *Network) Start(now float64, f FlowSpec) (FlowID, error) {
 		class: f.Class, cap: f.RateCap, explicit: -1}
 	n.flows = append(n.flows, fl) // index lastID
 	n.nflows++
-	n.join(fl, fl.key, f.Size)
+	n.addFlow(fl, fl.key, f.Size)
 	return fl.id, nil
 }
 
@@ -128,7 +136,7 @@ func (n *Network) Cancel(now float64, id FlowID) {
 	if fl = n.flow(id); fl == nil { // finished while time moved
 		return
 	}
-	n.leave(fl)
+	n.removeFlow(fl)
 	n.dropFlow(id)
 }
 
@@ -199,18 +207,17 @@ func (n *Network) rekey(now float64, id FlowID, change func(*bundleKey)) {
 	}
 	if k.explicit >= 0 && fl.key.explicit >= 0 {
 		b := fl.b
-		b.advance(n.now)
 		fl.key, b.key, b.capv = k, k, k.cap
 		n.markDirty(b)
 		return
 	}
-	rem := n.leave(fl)
+	rem := n.removeFlow(fl)
 	fl.key = k
-	n.join(fl, k, rem)
+	n.addFlow(fl, k, rem)
 }
 
-// join puts fl with rem bytes left into the bundle of key k.
-func (n *Network) join(fl *flow, k bundleKey, rem float64) {
+// addFlow puts fl with rem bytes left into the bundle of key k.
+func (n *Network) addFlow(fl *flow, k bundleKey, rem float64) {
 	var b *bundle
 	if k.explicit < 0 {
 		b = n.bundles[k]
@@ -218,34 +225,64 @@ func (n *Network) join(fl *flow, k bundleKey, rem float64) {
 	if b == nil {
 		b = n.newBundle(k)
 	}
-	b.advance(n.now)
-	fl.finish = b.clock + rem
+	fl.finish = n.bclock(b) + rem
+	first := b.first
 	b.push(fl)
+	if b.g != nil {
+		n.reweigh(b, 1)
+		if b.first != first {
+			n.refirst(b)
+		}
+	}
 	n.markDirty(b)
 }
 
-// leave takes fl out of its bundle and returns its remaining bytes.
-func (n *Network) leave(fl *flow) float64 {
+// removeFlow takes fl out of its bundle and returns its remaining bytes.
+func (n *Network) removeFlow(fl *flow) float64 {
 	b := fl.b
-	b.advance(n.now)
-	rem := max(0, fl.finish-b.clock)
+	rem := fl.finish - b.base
+	if g := b.g; g != nil {
+		g.advance(n.now)
+		n.touch(g)
+		rem -= g.clock
+	}
+	rem = max(0, rem)
+	first := b.first
 	b.remove(fl)
+	if b.g != nil {
+		n.reweigh(b, -1)
+	}
 	if len(b.flows) == 0 {
 		n.retire(b)
-	} else {
-		n.markDirty(b)
+		return rem
 	}
+	if b.first != first {
+		n.refirst(b)
+	}
+	n.markDirty(b)
 	return rem
 }
 
 func (n *Network) newBundle(k bundleKey) *bundle {
 	n.seq++
-	b := &bundle{key: k, capv: k.cap, seq: n.seq, cls: classOf(k), last: n.now, hidx: -1, next: Inf, first: Inf}
+	var b *bundle
+	if k.explicit >= 0 {
+		// An explicit-rate bundle is its own group: allocated together, so
+		// that reading its progress touches neighbouring memory.
+		x := &struct {
+			b bundle
+			g group
+		}{}
+		b, x.b.own = &x.b, &x.g
+	} else {
+		b = &bundle{}
+	}
+	*b = bundle{own: b.own, key: k, capv: k.cap, seq: n.seq, cls: classOf(k), first: Inf, cidx: -1}
 	b.kind = n.topo.kindOf(k.src, k.dst)
 	if k.elephant && n.ocs.active(n.topo.machines[k.src].Rack, n.topo.machines[k.dst].Rack, n.now) {
 		b.kind = pathOCS
 	}
-	n.setRoute(b)
+	b.nr = n.topo.route(&b.route, k.src, k.dst, b.kind)
 	if k.elephant {
 		n.ocs.addElephant(b)
 	}
@@ -253,79 +290,47 @@ func (n *Network) newBundle(k bundleKey) *bundle {
 		n.bundles[k] = b
 	}
 	if c := b.class(); c != explicitClass {
-		n.classCount[c]++
+		n.classOf(c).count++
 	}
 	b.aidx = len(n.all)
 	n.all = append(n.all, b)
 	return b
 }
 
-// setRoute computes b's links for its kind and attaches b to them.
-func (n *Network) setRoute(b *bundle) {
-	b.fresh = true
-	b.nr = n.topo.route(&b.route, b.key.src, b.key.dst, b.kind)
-	for k, l := range b.links() {
-		ln := &n.links[l]
-		b.pos[k] = int32(len(ln.ents))
-		ln.ents = append(ln.ents, linkEnt{b: b, cls: b.cls, peer: -1})
-	}
-	if b.nr == 2 && b.capv == 0 && b.cls != explicitClass {
-		for k, l := range b.links() {
-			e := &n.links[l].ents[b.pos[k]]
-			e.peer, e.peerPos = b.route[1-k], b.pos[1-k]
-		}
-	}
-	n.syncEnts(b)
-}
-
-// syncEnts copies b's rate, size and changed flag into its link entries. An
-// entry's rate is what the last allocation gave the bundle on that link: 0
-// on a route it was moved to since.
-func (n *Network) syncEnts(b *bundle) {
-	r := b.rate
-	if b.fresh {
-		r = 0
-	}
-	for k, l := range b.links() {
-		e := &n.links[l].ents[b.pos[k]]
-		e.rate, e.n, e.changed = r, float32(b.n()), b.changed
-	}
-}
-
-// detach removes b from its links' entries and marks the links dirty.
-func (n *Network) detach(b *bundle) {
-	c := b.class()
-	for k, l := range b.links() {
-		ln := &n.links[l]
-		i, last := b.pos[k], int32(len(ln.ents)-1)
-		if i != last {
-			me := &ln.ents[i]
-			*me = ln.ents[last]
-			if me.peer >= 0 {
-				n.links[me.peer].ents[me.peerPos].peerPos = i
-			}
-			m := me.b
-			for mk, ml := range m.links() {
-				if ml == l {
-					m.pos[mk] = i
-					break
+// release takes b out of its group (b becomes free, keeping its clock) and
+// takes an explicit-rate bundle's load off its links. The links are marked
+// dirty.
+func (n *Network) release(b *bundle) {
+	if g := b.g; g != nil {
+		if g.kind == gExplicit {
+			for _, l := range b.links() {
+				ln := &n.links[l]
+				ln.exp -= b.expInst
+				if ln.nexp--; ln.nexp == 0 {
+					ln.exp = 0
 				}
 			}
+			b.expInst = 0
 		}
-		ln.ents[last] = linkEnt{}
-		ln.ents = ln.ents[:last]
+		if g.kind != gExplicit {
+			for _, l := range b.links() {
+				g.cs.ls[l].pend -= b.nf * g.rate
+			}
+		}
+		n.exit(b)
+		if g.nf == 0 {
+			n.dropGroup(g)
+		}
+	}
+	c := b.class()
+	for _, l := range b.links() {
 		n.dirty = append(n.dirty, dirtyLink{l, c})
 	}
 }
 
-// retire deletes an empty bundle, folding its bytes into the counters.
+// retire deletes an empty bundle.
 func (n *Network) retire(b *bundle) {
-	b.advance(n.now)
-	n.doneBytes[b.kind] += b.served
-	n.detach(b)
-	if b.hidx >= 0 {
-		n.events.remove(b)
-	}
+	n.release(b)
 	if b.key.elephant {
 		n.ocs.removeElephant(b)
 	}
@@ -334,9 +339,7 @@ func (n *Network) retire(b *bundle) {
 	}
 	b.retired = true
 	if c := b.class(); c != explicitClass {
-		if n.classCount[c]--; n.classCount[c] == 0 {
-			delete(n.classCount, c)
-		}
+		n.classes[c].count-- // an empty class is dropped after its last pass
 	}
 	last := len(n.all) - 1
 	if b.aidx != last {
@@ -349,12 +352,9 @@ func (n *Network) retire(b *bundle) {
 
 // reroute moves a bundle (and its flows) to a path of another kind.
 func (n *Network) reroute(b *bundle, k pathKind) {
-	b.advance(n.now)
-	n.doneBytes[b.kind] += b.served
-	b.served = 0
-	n.detach(b)
+	n.release(b)
 	b.kind = k
-	n.setRoute(b)
+	b.nr = n.topo.route(&b.route, b.key.src, b.key.dst, b.kind)
 	n.markDirty(b)
 }
 
@@ -368,7 +368,6 @@ func (n *Network) markDirty(b *bundle) {
 		b.changed = true
 		n.changed = append(n.changed, b)
 	}
-	n.syncEnts(b)
 }
 
 type dirtyLink struct {
@@ -383,7 +382,11 @@ func (n *Network) Remaining(id FlowID) float64 {
 		return 0
 	}
 	b := fl.b
-	return max(0, fl.finish-b.clock-b.rate*(n.now-b.last))
+	rem := fl.finish - b.base // (in this order: exact for a bundle whose clock is its group's)
+	if g := b.g; g != nil {
+		rem = rem - g.clock - g.rate*(n.now-g.last)
+	}
+	return max(0, rem)
 }
 
 // Rate is the flow's current rate in bytes/s (0 if unknown).
@@ -393,7 +396,7 @@ func (n *Network) Rate(id FlowID) float64 {
 		return 0
 	}
 	n.flush()
-	return fl.b.rate
+	return fl.b.rate()
 }
 
 // ActiveFlows is the number of flows started and not yet finished or cancelled.
@@ -402,3 +405,7 @@ func (n *Network) ActiveFlows() int { return n.nflows }
 // ActiveBundles is the number of bundles: distinct (route, class, cap)
 // groups of max-min flows, plus one per explicit-rate flow.
 func (n *Network) ActiveBundles() int { return len(n.all) }
+
+// Groups is the number of bottleneck groups (group.go): the distinct rates
+// of the max-min bundles, plus one per explicit-rate bundle.
+func (n *Network) Groups() int { return len(n.groups) }

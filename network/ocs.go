@@ -99,10 +99,10 @@ func (n *Network) reconfigure(t float64) {
 		clear(o.demand[i])
 	}
 	for _, b := range o.elephants {
-		b.advance(t)
+		clock := n.bclock(b)
 		ri, rj := n.topo.machines[b.key.src].Rack, n.topo.machines[b.key.dst].Rack
 		for _, f := range b.flows {
-			o.demand[ri][rj] += max(0, f.finish-b.clock)
+			o.demand[ri][rj] += max(0, f.finish-clock)
 		}
 	}
 	for i := range o.demand {

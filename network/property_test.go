@@ -2,7 +2,9 @@ package network
 
 import (
 	"flag"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -208,52 +210,153 @@ func checkAllocation(t *rapid.T, n *Network, cfg Config, fs []*refFlow) {
 	}
 }
 
-// checkEntries verifies the links' entry arrays against the bundles: each
-// entry's bundle knows its position, the entry mirrors the bundle's rate,
-// flow count and class, and a two-link bundle's entries point at each other.
+// checkEntries verifies the bottleneck structure against the bundles
+// (group.go): every bundle is in a group after an allocation; a group's
+// counts, member heap, capped list and edges match its members; every
+// out-edge has its mirror in-edge and lists exactly the members that cross
+// its link; and each class's load on a link is what its groups put there.
 func checkEntries(t *rapid.T, n *Network) {
-	for l := range n.links {
-		for k, e := range n.links[l].ents {
-			b := e.b
-			at := slices.Index(b.links(), int32(l))
-			if at < 0 || b.pos[at] != int32(k) {
-				t.Fatalf("link %d entry %d: bundle %v does not place itself there (route %v, pos %v)", l, k, b.key, b.links(), b.pos[:b.nr])
+	maxCap := 0.0
+	for i := range n.links {
+		maxCap = max(maxCap, n.links[i].cap)
+	}
+	inGroup := map[*bundle]bool{}
+	for _, g := range n.groups {
+		if g.dead || n.groups[g.gi] != g {
+			t.Fatalf("group %p: dead %v or misplaced (gi %d)", g, g.dead, g.gi)
+		}
+		nf, nk := 0.0, [3]float64{}
+		want := map[int32]float64{}
+		members := map[int32]map[*bundle]bool{}
+		capped := 0
+		for i, b := range g.bh {
+			if b.g != g || int(b.gidx) != i || b.retired {
+				t.Fatalf("group %p member %d: bundle %v in group %p at %d (retired %v)", g, i, b.key, b.g, b.gidx, b.retired)
 			}
-			rate := b.rate
-			if b.fresh {
-				rate = 0 // no allocation has seen it on this route yet
+			if i > 0 && bundleLess(b, g.bh[(i-1)/2]) {
+				t.Fatalf("group %p: member heap out of order at %d", g, i)
 			}
-			if e.rate != rate || float64(e.n) != b.n() || e.cls != b.cls || e.changed != b.changed {
-				t.Fatalf("link %d entry %d: %+v does not mirror its bundle (rate %v, n %v, class %d)", l, k, e, b.rate, b.n(), b.cls)
+			if b.gkey != b.first-b.base {
+				t.Fatalf("bundle %v: gkey %v, first-base %v", b.key, b.gkey, b.first-b.base)
 			}
-			if two := b.nr == 2 && b.capv == 0 && b.cls != explicitClass; two != (e.peer >= 0) {
-				t.Fatalf("link %d entry %d: peer %d for a bundle with %d links and cap %v", l, k, e.peer, b.nr, b.capv)
+			if b.cls != g.cls || g.kind == gCap && b.capv != g.capv {
+				t.Fatalf("bundle %v (class %d cap %v) in group of class %d kind %d cap %v", b.key, b.cls, b.capv, g.cls, g.kind, g.capv)
 			}
-			if e.peer >= 0 {
-				if e.peer != b.route[1-at] || e.peerPos != b.pos[1-at] {
-					t.Fatalf("link %d entry %d: peer %d/%d, bundle's other entry is %d/%d", l, k, e.peer, e.peerPos, b.route[1-at], b.pos[1-at])
+			if (b.cidx >= 0) != (b.capv > 0 && g.kind == gLink) || b.cidx >= 0 && g.capped[b.cidx] != b {
+				t.Fatalf("bundle %v: capped index %d wrong", b.key, b.cidx)
+			}
+			if b.cidx >= 0 {
+				capped++
+			}
+			inGroup[b] = true
+			nf += b.nf
+			nk[b.kind] += b.nf
+			if g.kind == gExplicit {
+				continue
+			}
+			onOwn := false
+			for _, l := range b.links() {
+				if l == g.link {
+					onOwn = true
+					continue
 				}
+				want[l] += b.nf
+				if members[l] == nil {
+					members[l] = map[*bundle]bool{}
+				}
+				members[l][b] = true
 			}
+			if g.kind == gLink && !onOwn {
+				t.Fatalf("bundle %v (route %v) in the group of link %d it does not cross", b.key, b.links(), g.link)
+			}
+		}
+		if nf != g.nf || nk != g.nk || capped != len(g.capped) {
+			t.Fatalf("group %p: nf %v nk %v capped %d; members give %v %v %d", g, g.nf, g.nk, len(g.capped), nf, nk, capped)
+		}
+		switch g.kind {
+		case gLink:
+			if g.cs.hot[g.link].g != g {
+				t.Fatalf("group %p of link %d is not the link's group", g, g.link)
+			}
+		case gCap:
+			if g.cs.caps[g.capv] != g {
+				t.Fatalf("cap group %p (%v) is not its class's", g, g.capv)
+			}
+		}
+		if len(g.out) != len(want) {
+			t.Fatalf("group %p: %d out-edges, members cross %d other links", g, len(g.out), len(want))
+		}
+		for i, o := range g.out {
+			if g.eix[o.l] != int32(i)+1 || want[o.l] != o.w {
+				t.Fatalf("group %p edge %d to link %d: eix %d, w %v, members give %v", g, i, o.l, g.eix[o.l], o.w, want[o.l])
+			}
+			in := g.cs.ls[o.l].in[o.ii]
+			if in.g != g || in.w != o.w || in.oi != int32(i) {
+				t.Fatalf("group %p edge %d: mirror %+v", g, i, in)
+			}
+			seen := 0
+			var prev *bundle
+			for b := o.head; b != nil; b = b.enext[b.slot(o.l)] {
+				if !members[o.l][b] || b.eprev[b.slot(o.l)] != prev {
+					t.Fatalf("group %p edge to %d: bundle %v wrongly listed", g, o.l, b.key)
+				}
+				prev = b
+				seen++
+			}
+			if seen != len(members[o.l]) {
+				t.Fatalf("group %p edge to %d lists %d bundles, %d cross", g, o.l, seen, len(members[o.l]))
+			}
+		}
+	}
+	for _, b := range n.all {
+		if !inGroup[b] {
+			t.Fatalf("bundle %v is in no group after an allocation", b.key)
+		}
+	}
+	for _, cs := range n.classList {
+		for l := range cs.ls {
+			cl := &cs.ls[l]
+			load := 0.0
+			if g := cs.hot[l].g; g != nil {
+				load += g.rate * g.nf
+			}
+			for i, e := range cl.in {
+				if e.g.dead || e.g.cs != cs || e.g.out[e.oi].l != int32(l) || e.g.out[e.oi].ii != int32(i) {
+					t.Fatalf("class %d link %d in-edge %d: %+v does not mirror an out-edge", cs.c, l, i, e)
+				}
+				load += e.g.rate * e.w
+			}
+			if math.Abs(load-cl.load) > 1e-9*maxCap {
+				t.Fatalf("class %d link %d: load %v, its groups put %v", cs.c, l, cl.load, load)
+			}
+		}
+	}
+	for l := range n.links {
+		ln := &n.links[l]
+		load := ln.exp
+		for _, cs := range n.classList {
+			load += cs.ls[l].load
+		}
+		if load != ln.load {
+			t.Fatalf("link %d: load %v, explicit + classes %v", l, ln.load, load)
 		}
 	}
 }
 
-// checkEventKeys verifies that every bundle with a completion ahead is in
+// checkEventKeys verifies that every group with a completion ahead is in
 // the event heap under a key no later than that completion, to the last
 // bit: a key above it would let later events run first.
 func checkEventKeys(t *rapid.T, n *Network) {
-	for _, b := range n.all {
+	for _, g := range n.groups {
 		switch {
-		case b.next != b.nextFinish() && !b.key.elephant:
-			// (the circuit controller advances elephants' clocks to read
-			// their demand; the cached time stays the one of their last change)
-			t.Fatalf("bundle %v: cached completion %v, now %v", b.key, b.next, b.nextFinish())
-		case b.hidx < 0 && b.next < Inf:
-			t.Fatalf("bundle %v completes at %v but is not in the event heap", b.key, b.next)
-		case b.hidx >= 0 && n.events[b.hidx].next > b.next:
-			t.Fatalf("bundle %v: event key %v above its completion %v", b.key, n.events[b.hidx].next, b.next)
-		case b.hidx >= 0 && n.events[b.hidx].next != b.hkey:
-			t.Fatalf("bundle %v: event key %v, its copy %v", b.key, n.events[b.hidx].next, b.hkey)
+		case g.next != g.nextFinish():
+			t.Fatalf("group %p: cached completion %v, now %v", g, g.next, g.nextFinish())
+		case g.hidx < 0 && g.next < Inf:
+			t.Fatalf("group %p completes at %v but is not in the event heap", g, g.next)
+		case g.hidx >= 0 && n.events[g.hidx].next > g.next:
+			t.Fatalf("group %p: event key %v above its completion %v", g, n.events[g.hidx].next, g.next)
+		case g.hidx >= 0 && n.events[g.hidx].next != g.hkey:
+			t.Fatalf("group %p: event key %v, its copy %v", g, n.events[g.hidx].next, g.hkey)
 		}
 	}
 }
@@ -279,9 +382,6 @@ func TestPropertyMatchesReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// Half the cases start just below the wrap of link entries' 32-bit
-		// pass marks (nextVis).
-		n.epoch = rapid.SampledFrom([]uint64{0, 1<<32 - 9}).Draw(t, "epoch")
 		caps := make([]float64, len(n.Links()))
 		for i, li := range n.Links() {
 			caps[i] = li.Capacity
@@ -487,4 +587,106 @@ func routedRefFlow(fl *flow) *refFlow {
 		route = append(route, int(l))
 	}
 	return &refFlow{id: fl.id, route: route, class: fl.b.key.class, explicit: -1}
+}
+
+var refSeeds = flag.Int("ref.seeds", 6, "random workloads of TestLargeMatchesReference")
+
+// TestLargeMatchesReference drives larger networks (24 machines, up to
+// hundreds of flows in three classes, with caps and explicit rates) through
+// 1,500 random operations, checking every active flow's rate against the
+// reference allocator after every internal event and every operation.
+// -ref.seeds=2000 for a long run.
+func TestLargeMatchesReference(t *testing.T) {
+	for seed := range uint64(*refSeeds) {
+		cfg := Config{Machines: machines(24, 6, 100), Monitor: MonitorConfig{Interval: -1}}
+		if seed%2 == 1 {
+			cfg.Kind, cfg.Oversubscription = TwoTier, 3
+		}
+		largeRun(t, cfg, seed)
+	}
+}
+
+func largeRun(t *testing.T, cfg Config, seed uint64) {
+	n := mustNew(t, cfg)
+	caps := make([]float64, len(n.Links()))
+	for i, li := range n.Links() {
+		caps[i] = li.Capacity
+	}
+	rng := rand.New(rand.NewPCG(seed, 99))
+	var ids []FlowID
+	all := map[FlowID]*refFlow{}
+	check := func(at string) bool {
+		var fs []*refFlow
+		for _, id := range ids {
+			if f := all[id]; f != nil {
+				fs = append(fs, f)
+			}
+		}
+		want := refRates(caps, fs)
+		for i, f := range fs {
+			if got := n.Rate(f.id); math.Abs(got-want[i]) > 1e-9 {
+				t.Errorf("seed %d %s: flow %d %+v: rate %v, reference %v", seed, at, f.id, *f, got, want[i])
+				return false
+			}
+		}
+		return true
+	}
+	now := 0.0
+	M := len(cfg.Machines)
+	for step := range 1500 {
+		now += rng.ExpFloat64() * 0.02
+		for {
+			te := n.NextEvent()
+			if te > now {
+				break
+			}
+			n.AdvanceTo(te, func(c Completion) { delete(all, c.ID) })
+			if !check(fmt.Sprintf("event at %v", te)) {
+				return
+			}
+		}
+		n.AdvanceTo(now, func(c Completion) { delete(all, c.ID) })
+		switch op := rng.IntN(10); {
+		case op < 5 || len(ids) == 0:
+			s, d := rng.IntN(M), rng.IntN(M-1)
+			if d >= s {
+				d++
+			}
+			f := FlowSpec{Src: s, Dst: d, Size: 1 + rng.Float64()*100, Class: rng.IntN(3)}
+			if rng.IntN(6) == 0 {
+				f.RateCap = 1 + float64(rng.IntN(40))
+			}
+			id := mustStart(t, n, now, f)
+			ids = append(ids, id)
+			all[id] = &refFlow{id: id, route: refRoute(cfg, s, d), class: f.Class, cap: f.RateCap, explicit: -1}
+		case op == 5:
+			id := ids[rng.IntN(len(ids))]
+			n.Cancel(now, id)
+			delete(all, id)
+		case op == 6:
+			id, c := ids[rng.IntN(len(ids))], rng.IntN(3)
+			n.SetClass(now, id, c)
+			if f := all[id]; f != nil {
+				f.class = c
+			}
+		case op == 7:
+			id, c := ids[rng.IntN(len(ids))], float64(rng.IntN(30))
+			n.SetRateCap(now, id, c)
+			if f := all[id]; f != nil {
+				f.cap = c
+			}
+		case op == 8:
+			id, r := ids[rng.IntN(len(ids))], -1.0
+			if rng.IntN(3) > 0 {
+				r = rng.Float64() * 0.5
+			}
+			n.SetRate(now, id, r)
+			if f := all[id]; f != nil {
+				f.explicit = r
+			}
+		}
+		if !check(fmt.Sprintf("step %d", step)) {
+			return
+		}
+	}
 }

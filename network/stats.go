@@ -1,11 +1,14 @@
 package network
 
 // Stats returns the cumulative byte counters at the current time. It sums
-// over the active bundles: O(bundles).
+// over the groups: O(groups).
 func (n *Network) Stats() Stats {
 	by := n.doneBytes
-	for _, b := range n.all {
-		by[b.kind] += b.served + b.rate*b.n()*(n.now-b.last)
+	for _, g := range n.groups {
+		dt := n.now - g.last
+		for k := range by {
+			by[k] += g.served[k] + g.rate*g.nk[k]*dt
+		}
 	}
 	s := Stats{
 		IntraRackBytes: by[pathIntra],

@@ -16,10 +16,9 @@ type link struct {
 	name string
 	cap  float64
 
-	// The bundles crossing this link, with copies of what the allocator
-	// reads on every scan, so a scan streams through one array.
-	ents  []linkEnt
-	load  float64 // bytes/s as of the last allocation
+	exp   float64 // load of the explicit-rate bundles crossing it
+	nexp  int32   // how many there are (exp is reset to exactly 0 with the last)
+	load  float64 // bytes/s as of the last allocation: exp + every class's load
 	bytes float64 // bytes carried up to time last
 	last  float64
 
@@ -27,36 +26,12 @@ type link struct {
 	// is that allocation's epoch).
 	oldLoad float64
 	loadEp  uint64
-
-	// Allocation scratch, valid while mark == the current pass.
-	mark   uint64
-	delta  uint64  // allocation in which its load changed (a seed for lower classes)
-	res    float64 // capacity left for the region being filled
-	frozen float64 // load of region bundles already frozen
-	weight float64 // number of unfrozen region flows crossing
-	inHeap bool    // in the fill's link heap with unfrozen flows left
-	rest   float64 // load of the bundles outside the region
+	delta   uint64 // allocation in which its load changed (a seed for lower classes)
+	mark    uint64 // allocation scratch
 }
 
 func newLink(name string, c float64) link {
 	return link{name: name, cap: c}
-}
-
-type linkEnt struct {
-	b    *bundle
-	rate float64 // per flow
-	// n is the bundle's flow count: a float32 holds every count below 2^24
-	// exactly, and keeps an entry at 32 bytes (two per cache line).
-	n    float32
-	mark uint32 // low bits of the pass that froze the bundle (see nextVis)
-	cls  int32
-	// peer is the bundle's other link when it is a max-min bundle with
-	// exactly two links and no cap, else -1, and peerPos its entry there:
-	// the region search and the freeze of an unchanged rate then need
-	// nothing from the bundle itself. (Explicit-rate bundles never enter a
-	// fill, and their cap may change in place while pinned.)
-	peer, peerPos int32
-	changed       bool
 }
 
 // advance integrates the link's load up to now.

@@ -184,6 +184,9 @@ func resolveNetwork(sc *Scenario, f *File, src *source) error {
 	if src.has("network.oversubscription") && ns.Oversubscription < 1 {
 		return src.at("network.oversubscription", "expected a ratio >= 1 (1 = no oversubscription), got %g", ns.Oversubscription)
 	}
+	if g := float64(ns.Granularity); src.has("network.granularity") && !(g > 0 && g <= 3600) {
+		return src.at("network.granularity", "expected a duration between 0 and 1h, like 100ms (absent: the exact model), got %v", ns.Granularity)
+	}
 	if t := ns.Monitor.Threshold; t < 0 || t > 1 {
 		return src.at("network.monitor.threshold", "expected a utilisation between 0 and 1, got %g", t)
 	}
@@ -194,6 +197,7 @@ func resolveNetwork(sc *Scenario, f *File, src *source) error {
 		RackUp:           float64(ns.RackUplink),
 		RackDown:         float64(ns.RackDownlink),
 		Oversubscription: ns.Oversubscription,
+		Granularity:      float64(ns.Granularity),
 		Monitor: network.MonitorConfig{
 			Interval:  float64(ns.Monitor.Interval),
 			Window:    float64(ns.Monitor.Window),

@@ -52,6 +52,10 @@ type NetworkSpec struct {
 	// Goodput scales every link's rate to the payload TCP delivers on it
 	// (netsched validate fits it); 0 means 1, the exact line rate.
 	Goodput float64 `yaml:"goodput,omitempty" json:",omitempty"`
+	// Granularity, when set, makes the network model coarser in time: rates
+	// change only on a grid of this period (network.Config.Granularity;
+	// docs/network.md). Absent: the exact model.
+	Granularity units.Duration `yaml:"granularity,omitempty" json:",omitempty"`
 }
 
 type OCSSpec struct {

@@ -17,6 +17,9 @@ import (
 
 var inf = math.Inf(1)
 
+// newNetwork builds a run's network model (benchmarks substitute one).
+var newNetwork = func(cfg network.Config) (network.API, error) { return network.New(cfg) }
+
 // stallAfter is how long (simulated seconds) waiting work may sit on an idle
 // cluster before the run is declared stalled.
 const stallAfter = 86400
@@ -130,7 +133,7 @@ func New(sc *scenario.Scenario, s sched.Scheduler) (*Engine, error) {
 			prev(smp)
 		}
 	}
-	net, err := network.New(cfg)
+	net, err := newNetwork(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("network: %w", err)
 	}

@@ -1,0 +1,11 @@
+package sim
+
+import "github.com/netsched/netsched/network"
+
+// SetNewNetwork substitutes the network model of the runs that follow (for
+// benchmarks of the engine alone); it returns a function restoring it.
+func SetNewNetwork(f func(network.Config) (network.API, error)) (restore func()) {
+	old := newNetwork
+	newNetwork = f
+	return func() { newNetwork = old }
+}
