@@ -73,9 +73,14 @@ func buildCell(sw *Sweep, combo []int, ch SchedulerChoice, seed uint64) Cell {
 	}
 	maps.Copy(params, deepCopy(ch.Params).(map[string]any))
 	sched := map[string]any{"name": ch.Name}
-	// The base's network policy goes with every scheduler: it combines
-	// with any of them.
-	if b, isMap := sw.Base["scheduler"].(map[string]any); isMap {
+	// The base's network policy goes with every scheduler that does not
+	// name its own: it combines with any of them.
+	if ch.Network != "" {
+		sched["network"] = ch.Network
+		if len(ch.NetworkParams) > 0 {
+			sched["network_params"] = deepCopy(ch.NetworkParams)
+		}
+	} else if b, isMap := sw.Base["scheduler"].(map[string]any); isMap {
 		for _, k := range []string{"network", "network_params"} {
 			if v, ok := b[k]; ok {
 				sched[k] = deepCopy(v)

@@ -166,3 +166,24 @@ func TestNonFiniteValuesAreRecordedNotFatal(t *testing.T) {
 		t.Errorf("parameter column %q, want +Inf", p)
 	}
 }
+
+func TestExpandEntryNetworkPolicy(t *testing.T) {
+	sw, err := parseText("scenario: tiny.yaml\nschedulers: [fifo, {name: fifo, label: fifo+varys, network: varys, network_params: {order: fifo}}]\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw.Base["scheduler"] = map[string]any{"name": "fifo", "network": "scf"}
+	want := []map[string]any{
+		{"name": "fifo", "network": "scf"},
+		{"name": "fifo", "network": "varys", "network_params": map[string]any{"order": "fifo"}},
+	}
+	cells := Expand(sw)
+	if len(cells) != len(want) {
+		t.Fatalf("%d cells, want %d", len(cells), len(want))
+	}
+	for i, c := range cells {
+		if diff := cmp.Diff(want[i], c.Doc["scheduler"]); diff != "" || c.Err != "" {
+			t.Errorf("cell %d (%s): err %q, scheduler (-want +got):\n%s", i, c.Scheduler, c.Err, diff)
+		}
+	}
+}

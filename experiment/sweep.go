@@ -28,10 +28,15 @@ type Sweep struct {
 
 // SchedulerChoice is one entry of `schedulers:`. Label names it in tables
 // (default: Name) so that one scheduler may appear with several settings.
+// Network, when set, is the network policy the entry runs under (with its
+// NetworkParams), replacing the base scenario's: how a sweep combines task
+// schedulers with network policies.
 type SchedulerChoice struct {
-	Label  string
-	Name   string
-	Params map[string]any
+	Label         string
+	Name          string
+	Params        map[string]any
+	Network       string
+	NetworkParams map[string]any
 }
 
 // Axis is one grid key: a dotted path into the scenario document and the

@@ -66,15 +66,13 @@ func (d *doc) schedulerMapping(n ast.Node, p string) (SchedulerChoice, error) {
 		case "label":
 			c.Label, err = d.scalar(e.value, kp, "a label")
 		case "params":
-			var v any
-			if v, err = d.value(e.value, kp); err == nil {
-				var ok bool
-				if c.Params, ok = v.(map[string]any); !ok && v != nil {
-					err = d.errAt(e.value, kp, "expected a mapping of parameter names to values, got %s", describe(e.value))
-				}
-			}
+			c.Params, err = d.paramMapping(e.value, kp)
+		case "network":
+			c.Network, err = d.scalar(e.value, kp, "a network policy name")
+		case "network_params":
+			c.NetworkParams, err = d.paramMapping(e.value, kp)
 		default:
-			err = d.errAt(e.keyN, kp, "unknown key %q (expected one of: name, params, label)", e.key)
+			err = d.errAt(e.keyN, kp, "unknown key %q (expected one of: name, params, label, network, network_params)", e.key)
 		}
 		if err != nil {
 			return c, err
@@ -86,11 +84,29 @@ func (d *doc) schedulerMapping(n ast.Node, p string) (SchedulerChoice, error) {
 	return c, nil
 }
 
-// checkScheduler builds the scheduler once so that an unknown name or
-// parameter is reported at load time, not in every cell.
+// paramMapping reads a {parameter: value} mapping.
+func (d *doc) paramMapping(n ast.Node, p string) (map[string]any, error) {
+	v, err := d.value(n, p)
+	if err != nil {
+		return nil, err
+	}
+	m, ok := v.(map[string]any)
+	if !ok && v != nil {
+		return nil, d.errAt(n, p, "expected a mapping of parameter names to values, got %s", describe(n))
+	}
+	return m, nil
+}
+
+// checkScheduler builds the scheduler once so that an unknown name,
+// parameter or network policy is reported at load time, not in every cell.
 func checkScheduler(c SchedulerChoice) error {
-	_, err := sched.NewScheduler(c.Name, c.Params)
-	return err
+	if _, err := sched.NewScheduler(c.Name, c.Params); err != nil {
+		return err
+	}
+	if c.Network == "" && len(c.NetworkParams) == 0 {
+		return nil
+	}
+	return sched.CheckSpec(c.Name, c.Params, c.Network, c.NetworkParams)
 }
 
 func (sw *Sweep) parseSeeds(d *doc, n ast.Node) error {
