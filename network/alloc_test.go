@@ -1,6 +1,9 @@
 package network
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // Several bottlenecks on a non-blocking fabric. NICs are 100 B/s except
 // m0.up = 60 and m1.down = 30.
@@ -274,6 +277,24 @@ func TestGranularity(t *testing.T) {
 	for _, c := range got {
 		if k := c.Time; k != float64(int(k)) {
 			t.Errorf("completion at %v, not on the grid", k)
+		}
+	}
+}
+
+// Links names every link's kind, owner and direction, matching its name.
+func TestLinkInfo(t *testing.T) {
+	n, err := New(Config{Kind: Hybrid, Machines: machines(4, 2, 100)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[LinkKind]string{LinkNIC: "m%d.%s", LinkRack: "r%d.%s", LinkOCSPort: "ocs.r%d.%s"}
+	for _, li := range n.Links() {
+		dir := map[bool]string{true: "up", false: "down"}[li.Up]
+		if li.Kind == LinkOCSPort {
+			dir = map[bool]string{true: "tx", false: "rx"}[li.Up]
+		}
+		if want := fmt.Sprintf(kinds[li.Kind], li.Index, dir); li.Name != want {
+			t.Errorf("link %q described as %q", li.Name, want)
 		}
 	}
 }

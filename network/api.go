@@ -119,9 +119,21 @@ type Stats struct {
 
 // LinkInfo describes one link for outputs and checks.
 type LinkInfo struct {
-	Name     string  // e.g. "m3.up", "m3.down", "r1.up", "r1.down", "ocs.r0->r2"
+	Name     string  // e.g. "m3.up", "m3.down", "r1.up", "r1.down", "ocs.r0.tx"
 	Capacity float64 // bytes/s
+	Kind     LinkKind
+	Index    int  // the machine (LinkNIC) or the rack (LinkRack, LinkOCSPort)
+	Up       bool // the sending direction: NIC or rack uplink, OCS transmit port
 }
+
+// LinkKind says what a link is.
+type LinkKind uint8
+
+const (
+	LinkNIC     LinkKind = iota // a machine's NIC
+	LinkRack                    // a rack's link to the electrical core (two-tier, hybrid)
+	LinkOCSPort                 // a rack's optical circuit switch port (hybrid)
+)
 
 // Inf is returned by NextEvent when nothing is pending.
 var Inf = math.Inf(1)

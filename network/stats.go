@@ -27,7 +27,16 @@ func (n *Network) Stats() Stats {
 func (n *Network) Links() []LinkInfo {
 	out := make([]LinkInfo, len(n.links))
 	for i := range n.links {
-		out[i] = LinkInfo{Name: n.links[i].name, Capacity: n.links[i].cap}
+		// The layout of topology.go: pairs (up, down) per machine, then per
+		// rack, then per OCS port.
+		info := LinkInfo{Name: n.links[i].name, Capacity: n.links[i].cap, Index: i / 2, Up: i%2 == 0}
+		switch {
+		case n.topo.ocsBase >= 0 && i >= int(n.topo.ocsBase):
+			info.Kind, info.Index = LinkOCSPort, (i-int(n.topo.ocsBase))/2
+		case n.topo.rackBase >= 0 && i >= int(n.topo.rackBase):
+			info.Kind, info.Index = LinkRack, (i-int(n.topo.rackBase))/2
+		}
+		out[i] = info
 	}
 	return out
 }

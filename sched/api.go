@@ -296,4 +296,26 @@ type View interface {
 	// Oversubscribed reports whether cross-rack traffic has less capacity
 	// than the machines' NICs.
 	Oversubscribed() bool
+	// FlowsInFlight is the network as a predictor of flow completion
+	// times sees it (NEAT): the scenario's network policy, the links and
+	// every flow in flight with its route and progress. Built on each call.
+	FlowsInFlight() FlowState
+}
+
+// FlowState is every flow in flight and the links they cross, for
+// schedulers that predict completion times from the network state (NEAT).
+type FlowState struct {
+	// Policy is the scenario's network policy (`scheduler.network`), ""
+	// when it names none (flows are then classed by the scheduler's own
+	// FlowClass, or all in one max-min fair class); PolicyParams are its
+	// parameters as the scenario gave them. Read only.
+	Policy       string
+	PolicyParams map[string]any
+	// Links describes every link, indexed as CoflowFlow.Links (network.API
+	// Links order).
+	Links []network.LinkInfo
+	// Flows are the flows in flight, by receiving machine in id order,
+	// then by the receiving task's start order there, then by start order.
+	// Rate is each flow's current rate.
+	Flows []CoflowFlow
 }

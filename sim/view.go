@@ -154,6 +154,29 @@ func (v *view) Oversubscribed() bool {
 	return false
 }
 
+// FlowsInFlight lists the scenario's network policy, the links and every
+// flow in flight with its route, by receiving machine, task start order
+// and flow start order.
+func (v *view) FlowsInFlight() sched.FlowState {
+	e := v.e
+	fs := sched.FlowState{Policy: e.sc.Scheduler.Network, PolicyParams: e.sc.Scheduler.NetworkParams, Links: e.net.Links()}
+	q, _ := e.net.(network.Querier)
+	var links []int
+	for _, mc := range e.machines {
+		for _, t := range mc.Running {
+			for _, rec := range e.flowsOf(t) {
+				start := len(links)
+				if q != nil {
+					links = q.Route(rec.ID, links)
+				}
+				fs.Flows = append(fs.Flows, sched.CoflowFlow{Task: sched.WrapTask(t), Src: rec.Src, Size: rec.Bytes,
+					Remaining: e.net.Remaining(rec.ID), Rate: e.net.Rate(rec.ID), Links: links[start:len(links):len(links)]})
+			}
+		}
+	}
+	return fs
+}
+
 func (e *Engine) flowsOf(t *state.Task) []*state.FlowRec {
 	if t.Fetch == nil {
 		return nil

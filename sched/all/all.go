@@ -13,6 +13,7 @@ import (
 	_ "github.com/netsched/netsched/sched/dawn"
 	_ "github.com/netsched/netsched/sched/jobpacker"
 	_ "github.com/netsched/netsched/sched/nas"
+	_ "github.com/netsched/netsched/sched/neat"
 	_ "github.com/netsched/netsched/sched/netpolicy"
 	_ "github.com/netsched/netsched/sched/pushbox"
 	_ "github.com/netsched/netsched/sched/queue"
