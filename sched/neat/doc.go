@@ -12,10 +12,14 @@
 //
 // # Placement
 //
-// neat is a sched.Global scheduler. At every opportunity it walks the
-// waiting tasks with jobs in FIFO order by arrival (placement is NEAT's
-// contribution, not job order), stages and tasks in index order, and puts
-// each on the machine with a free slot that minimises
+// neat is a sched.Global scheduler. At every opportunity it serves the
+// waiting tasks in a job order that is not NEAT's contribution and so is a
+// parameter: order fair (default) gives each free slot to the job with the
+// fewest running tasks, as Hadoop's Fair scheduler without weights or
+// locality waits, which makes neat comparable with fair and delay on the
+// same order; order fifo serves jobs by arrival. Inside a job, stages and
+// tasks go in index order. Each task goes to the machine with a free slot
+// that minimises
 //
 //	Δ = predicted completion of the task + Σ extra delay it imposes on the flows in flight
 //	    + its compute time on the machine (View.EstimateOn; NEAT+, parameter compute)

@@ -1,6 +1,7 @@
 package neat
 
 import (
+	"container/heap"
 	"fmt"
 	"math"
 
@@ -40,6 +41,8 @@ type Scheduler struct {
 	hit     []int     // flow ids with worst > 0
 	best    []source  // flows of the best candidate so far
 	acc     []float64
+
+	order fairHeap // placeFair's scratch
 
 	stats Stats
 }
@@ -155,36 +158,127 @@ func (s *Scheduler) pass(v sched.View, p *sched.Plan) {
 	clear(s.parents)
 	clear(s.shares)
 	placed := 0
-	for _, j := range v.Jobs() {
-		if j.Waiting() == 0 {
-			continue
-		}
-		for _, st := range j.Stages() {
-			if st.WaitingCount() == 0 {
-				continue
-			}
-			for _, t := range st.Waiting() {
-				if len(s.free) == 0 {
-					s.countPass(placed)
-					return
-				}
-				m := s.choose(v, t)
-				if m < 0 {
-					continue
-				}
-				if p.Place(t, m) != nil {
-					return
-				}
-				placed++
-				s.stats.Placements++
-				s.commit(m)
-				if v.Machine(m).Free() == 0 {
-					s.removeFree(m)
-				}
+	if s.cfg.Order == "fair" {
+		placed = s.placeFair(v, p)
+	} else {
+		for _, j := range v.Jobs() {
+			if !s.placeJob(v, p, j, len(s.free), &placed) {
+				break
 			}
 		}
 	}
 	s.countPass(placed)
+}
+
+// placeJob places up to limit waiting tasks of job j, stage by stage; it
+// reports whether the pass can go on (free slots remain and the plan
+// accepted every placement). Within a stage a task with a replica on a
+// free machine goes first, then the others in index order: NEAT places a
+// task where it is predicted to finish first, and with slots scarce the
+// task whose data sits on a free machine is the one that can finish there
+// without crossing the network.
+func (s *Scheduler) placeJob(v sched.View, p *sched.Plan, j sched.Job, limit int, placed *int) bool {
+	n := 0
+	for _, st := range j.Stages() {
+		for j.Waiting() > 0 && st.WaitingCount() > 0 && len(s.free) > 0 && n < limit {
+			t, m := s.localTask(v, st)
+			if m < 0 {
+				t, m = s.firstPlaceable(v, st)
+			}
+			if m < 0 {
+				break
+			}
+			if p.Place(t, m) != nil {
+				return false
+			}
+			n++
+			*placed++
+			s.stats.Placements++
+			s.commit(m)
+			if v.Machine(m).Free() == 0 {
+				s.removeFree(m)
+			}
+		}
+	}
+	return len(s.free) > 0
+}
+
+// localTask is a waiting task of st with a replica on a free machine, and
+// the machine choose picks for it; -1 when there is none.
+func (s *Scheduler) localTask(v sched.View, st sched.Stage) (sched.Task, int) {
+	if !st.HasFileInput() {
+		return sched.Task{}, -1
+	}
+	for _, m := range s.free {
+		if t := st.LocalWaiting(m); !t.IsZero() {
+			return t, s.choose(v, t)
+		}
+	}
+	return sched.Task{}, -1
+}
+
+// firstPlaceable is st's first waiting task in index order that choose can
+// place, and its machine; -1 when none can be.
+func (s *Scheduler) firstPlaceable(v sched.View, st sched.Stage) (sched.Task, int) {
+	for _, t := range st.Waiting() {
+		if m := s.choose(v, t); m >= 0 {
+			return t, m
+		}
+	}
+	return sched.Task{}, -1
+}
+
+// placeFair gives the free slots one task at a time to the job with the
+// fewest running tasks (those placed in this pass included), ties by
+// arrival: the job-level fair order of Hadoop's Fair scheduler without
+// weights or locality waits (fairlist's order), so that neat's placement
+// can be compared with fair on the same job order.
+func (s *Scheduler) placeFair(v sched.View, p *sched.Plan) int {
+	h := s.order[:0]
+	for _, j := range v.Jobs() {
+		if j.Waiting() > 0 {
+			h = append(h, fairJob{job: j, running: j.Running()})
+		}
+	}
+	heap.Init(&h)
+	placed := 0
+	for h.Len() > 0 && len(s.free) > 0 {
+		before := placed
+		if !s.placeJob(v, p, h[0].job, 1, &placed) && len(s.free) > 0 {
+			break // the plan refused a placement
+		}
+		if placed == before || h[0].job.Waiting() == 0 {
+			heap.Pop(&h) // nothing of it fits now, or nothing left
+			continue
+		}
+		h[0].running++
+		heap.Fix(&h, 0)
+	}
+	s.order = h[:0]
+	return placed
+}
+
+type fairJob struct {
+	job     sched.Job
+	running int // its running tasks, those placed in this pass included
+}
+
+type fairHeap []fairJob
+
+func (h fairHeap) Len() int { return len(h) }
+func (h fairHeap) Less(i, k int) bool {
+	if h[i].running != h[k].running {
+		return h[i].running < h[k].running
+	}
+	return h[i].job.Seq() < h[k].job.Seq()
+}
+func (h fairHeap) Swap(i, k int) { h[i], h[k] = h[k], h[i] }
+func (h *fairHeap) Push(x any)   { *h = append(*h, x.(fairJob)) }
+func (h *fairHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
 
 func (s *Scheduler) countPass(placed int) {

@@ -297,3 +297,31 @@ scheduler: SCHED
 		}
 	}
 }
+
+// Two jobs of four tasks arrive together on two one-slot machines. With
+// order fair the slots go one to each job (fewest running first); with
+// fifo both go to the first job.
+func TestJobOrder(t *testing.T) {
+	const doc = `
+cluster: {racks: 1, machines_per_rack: 2, slots_per_machine: 1, nic: 1Gbps}
+network: {topology: nonblocking}
+workload:
+  jobs:
+    - {id: A, stages: [{id: m, tasks: [{compute: 1s}, {compute: 1s}, {compute: 1s}, {compute: 1s}]}]}
+    - {id: B, stages: [{id: m, tasks: [{compute: 1s}, {compute: 1s}, {compute: 1s}, {compute: 1s}]}]}
+scheduler: neat
+`
+	for _, c := range []struct {
+		order       string
+		bFirstStart float64
+	}{{"fair", 0}, {"fifo", 2}} {
+		r := schedtest.Run(t, doc, build(t, map[string]any{"order": c.order}))
+		first := 1e9
+		for _, tk := range schedtest.Tasks(r, "B", "m") {
+			first = min(first, tk.Start)
+		}
+		if !schedtest.Near(first, c.bFirstStart) {
+			t.Errorf("order %s: B's first task starts at %v, want %v", c.order, first, c.bFirstStart)
+		}
+	}
+}
