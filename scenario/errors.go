@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/goccy/go-yaml"
@@ -61,12 +62,25 @@ type source struct {
 	// lazy, when set, is the document's text, parsed into body only when
 	// an error needs a position (JSONL records decoded by the fast path).
 	lazy []byte
+	dash int // when lazy is a cut list item: the offset of its dash
+
+	// prefix is the path of this document in its file ("workload.jobs[3]"
+	// for a list item decoded alone; splitList).
+	prefix string
+	// list, when set, was cut out of this document; paths into it are
+	// answered by its items, parsed again when a message needs one (see
+	// splitList).
+	list *splitList
 }
 
 // root returns the document's top node, parsing it first if needed.
 func (s *source) root() ast.Node {
 	if s.lazy != nil {
-		if file, err := parser.ParseBytes(s.lazy, 0); err == nil && len(file.Docs) > 0 {
+		text := s.lazy
+		if s.prefix != "" {
+			text = itemText(text, s.dash)
+		}
+		if file, err := parser.ParseBytes(text, 0); err == nil && len(file.Docs) > 0 {
 			s.body = file.Docs[0].Body
 		}
 		s.lazy = nil
@@ -78,8 +92,27 @@ func (s *source) root() ast.Node {
 // root, e.g. "cluster.racks"); when the node is absent (a missing key) it
 // points at the nearest present ancestor.
 func (s *source) at(path, format string, args ...any) *Error {
+	l, c := s.filePosition(path)
+	return &Error{File: s.name, Line: l, Column: c, Path: joinKey(s.prefix, path), Msg: fmt.Sprintf(format, args...)}
+}
+
+// filePosition is position with the line counted in the file, following
+// paths into a cut list to its items.
+func (s *source) filePosition(path string) (int, int) {
+	if sl := s.list; sl != nil {
+		if path == sl.key {
+			return sl.dashLine, sl.dashCol // where the list starts
+		}
+		if rest, ok := strings.CutPrefix(path, sl.key+"["); ok {
+			if k := strings.IndexByte(rest, ']'); k > 0 {
+				if i, err := strconv.Atoi(rest[:k]); err == nil && i >= 0 && i < len(sl.items) {
+					return sl.itemSource(s.name, i).filePosition(strings.TrimPrefix(rest[k+1:], "."))
+				}
+			}
+		}
+	}
 	l, c := s.position(path)
-	return &Error{File: s.name, Line: l + s.line0, Column: c, Path: path, Msg: fmt.Sprintf(format, args...)}
+	return l + s.line0, c
 }
 
 func (s *source) position(path string) (int, int) {
@@ -249,5 +282,5 @@ func (s *source) convert(err error) *Error {
 // errAtPos builds an *Error at a document position, naming the node's path.
 func (s *source) errAtPos(line, col int, msg string) *Error {
 	path, _ := s.pathOf(line, col)
-	return &Error{File: s.name, Line: line + s.line0, Column: col, Path: path, Msg: msg}
+	return &Error{File: s.name, Line: line + s.line0, Column: col, Path: joinKey(s.prefix, path), Msg: msg}
 }

@@ -238,6 +238,6 @@ func checkStageFields(src *source, path string, s *StageSpec) error {
 
 // lineOf is the line of path in the document (for "also at line N").
 func (s *source) lineOf(path string) int {
-	l, _ := s.position(path)
-	return l + s.line0
+	l, _ := s.filePosition(path)
+	return l
 }

@@ -5,6 +5,7 @@ import (
 	"github.com/netsched/netsched/internal/didyoumean"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
@@ -83,7 +84,16 @@ func isInt(k reflect.Kind) bool {
 	return false
 }
 
+// fieldCache holds yamlFields per type: checkShape asks for every mapping
+// of a document, tens of thousands of times for a long job list.
+var fieldCache sync.Map // reflect.Type -> map[string]reflect.StructField
+
+// yamlFields maps a struct's YAML keys to its fields. The map is shared:
+// do not modify it.
 func yamlFields(t reflect.Type) map[string]reflect.StructField {
+	if m, ok := fieldCache.Load(t); ok {
+		return m.(map[string]reflect.StructField)
+	}
 	m := map[string]reflect.StructField{}
 	for i := range t.NumField() {
 		f := t.Field(i)
@@ -91,6 +101,7 @@ func yamlFields(t reflect.Type) map[string]reflect.StructField {
 			m[name] = f
 		}
 	}
+	fieldCache.Store(t, m)
 	return m
 }
 

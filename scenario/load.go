@@ -54,6 +54,28 @@ func ParseFile(name string, data []byte) (*File, error) {
 }
 
 func decodeFile(name string, data []byte) (*File, *source, error) {
+	if err := CheckNesting(name, data); err != nil {
+		return nil, nil, err
+	}
+	if sl, ok := cutList(data, "workload", "jobs"); ok && cutLists {
+		var f File
+		src, ok, err := decodeSplit(name, sl, &f, &f.Workload.Jobs)
+		if err != nil {
+			return nil, nil, err
+		}
+		if ok {
+			return &f, src, nil
+		}
+	}
+	return decodeWhole(name, data)
+}
+
+// cutLists enables decoding explicit job lists item by item (tests compare
+// both ways).
+var cutLists = true
+
+// decodeWhole decodes a scenario as one tree.
+func decodeWhole(name string, data []byte) (*File, *source, error) {
 	src, err := parseDocument(name, data)
 	if err != nil {
 		return nil, nil, err
@@ -97,15 +119,29 @@ func parseDocument(name string, data []byte) (_ *source, err error) {
 
 // decodeNode decodes n strictly into v (a pointer), reporting errors at
 // their place in src.
-func decodeNode(src *source, n ast.Node, v any) (err error) {
+func decodeNode(src *source, n ast.Node, v any) error {
+	if err := checkShapeAt(src, n, reflect.TypeOf(v).Elem()); err != nil {
+		return err
+	}
+	return decodeValue(src, n, v)
+}
+
+// checkShapeAt checks that n is a mapping of the keys of type t.
+func checkShapeAt(src *source, n ast.Node, t reflect.Type) (err error) {
 	defer recoverAt(src.name, &err)
 	if _, isMap := unwrap(n).(*ast.MappingNode); !isMap {
 		l, c := position(n)
 		return src.errAtPos(l, c, "expected a mapping of keys to values, got "+describeNode(unwrap(n)))
 	}
-	if err := checkShape(n, reflect.TypeOf(v).Elem(), ""); err != nil {
+	if err := checkShape(n, t, ""); err != nil {
 		return src.convert(err)
 	}
+	return nil
+}
+
+// decodeValue decodes n, whose shape is checked, into v.
+func decodeValue(src *source, n ast.Node, v any) (err error) {
+	defer recoverAt(src.name, &err)
 	dec := yaml.NewDecoder(bytes.NewReader(nil), yaml.DisallowUnknownField())
 	if err := dec.DecodeFromNode(n, v); err != nil {
 		return src.convert(err)

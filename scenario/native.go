@@ -44,6 +44,24 @@ func DecodeJobsYAML(name string, data []byte) ([]JobSpec, error) {
 }
 
 func decodeJobsYAML(name string, data []byte) ([]JobSpec, *source, error) {
+	if err := CheckNesting(name, data); err != nil {
+		return nil, nil, err
+	}
+	if sl, ok := cutList(data, "jobs"); ok && cutLists {
+		var f jobsFile
+		src, ok, err := decodeSplit(name, sl, &f, &f.Jobs)
+		if err != nil {
+			return nil, nil, err
+		}
+		if ok {
+			return f.Jobs, src, nil
+		}
+	}
+	return decodeJobsWhole(name, data)
+}
+
+// decodeJobsWhole decodes a native YAML trace as one tree.
+func decodeJobsWhole(name string, data []byte) ([]JobSpec, *source, error) {
 	src, err := parseDocument(name, data)
 	if err != nil {
 		return nil, nil, err
@@ -158,11 +176,11 @@ func openNative(path string, options map[string]any, sc *Scenario) (workload.Sou
 		if len(specs) == 0 {
 			return nil, src.at("jobs", "expected a list of at least one job")
 		}
-		jobs, err := checkJobList(sc, specs, src, "jobs")
+		order, err := checkJobList(sc, specs, src, "jobs")
 		if err != nil {
 			return nil, err
 		}
-		return &workload.SliceSource{Jobs: jobs}, nil
+		return &specSource{specs: specs, order: order}, nil
 	}
 	return nil, fmt.Errorf("%s: a native trace must end in .yaml, .yml or .jsonl", path)
 }

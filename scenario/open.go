@@ -59,29 +59,30 @@ func resolveJobs(sc *Scenario, specs []JobSpec, src *source) error {
 	if len(specs) == 0 {
 		return src.at("workload.jobs", "expected a list of at least one job")
 	}
-	jobs, err := checkJobList(sc, specs, src, "workload.jobs")
+	order, err := checkJobList(sc, specs, src, "workload.jobs")
 	if err != nil {
 		return err
 	}
 	sc.OpenWorkload = func() (workload.Source, error) {
-		return &workload.SliceSource{Jobs: cloneJobs(jobs)}, nil
+		return &specSource{specs: specs, order: order}, nil
 	}
 	return nil
 }
 
-// checkJobList validates a list of jobs found at path and returns them
-// sorted by arrival (stable, so equal arrivals keep the file's order).
-func checkJobList(sc *Scenario, specs []JobSpec, src *source, path string) ([]workload.Job, error) {
-	order := make([]int, len(specs))
+// checkJobList validates a list of jobs found at path and returns their
+// indices sorted by arrival (stable, so equal arrivals keep the file's
+// order).
+func checkJobList(sc *Scenario, specs []JobSpec, src *source, path string) ([]int32, error) {
+	order := make([]int32, len(specs))
 	c := newJobChecker(len(sc.Machines))
 	c.all = make(map[string]float64, len(specs))
 	for i := range specs {
-		order[i] = i
+		order[i] = int32(i)
 		if _, dup := c.all[specs[i].ID]; !dup {
 			c.all[specs[i].ID] = float64(specs[i].Arrival)
 		}
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
+	slices.SortStableFunc(order, func(a, b int32) int {
 		switch x, y := specs[a].Arrival, specs[b].Arrival; {
 		case x < y:
 			return -1
@@ -90,15 +91,32 @@ func checkJobList(sc *Scenario, specs []JobSpec, src *source, path string) ([]wo
 		}
 		return 0
 	})
-	jobs := make([]workload.Job, 0, len(specs))
 	for _, i := range order {
-		j, err := c.check(src, fmt.Sprintf("%s[%d]", path, i), &specs[i])
-		if err != nil {
+		if _, err := c.check(src, fmt.Sprintf("%s[%d]", path, i), &specs[i]); err != nil {
 			return nil, err
 		}
-		jobs = append(jobs, j)
 	}
-	return jobs, nil
+	return order, nil
+}
+
+// specSource streams a checked list of jobs in arrival order, converting
+// each to the job model only when the engine asks for it: a run holds the
+// file's form of the list and the jobs it has reached, not a second copy
+// of the whole list. Each pass makes new jobs, so a consumer may modify
+// the jobs it is given.
+type specSource struct {
+	specs []JobSpec
+	order []int32
+	i     int
+}
+
+func (s *specSource) Next() (*workload.Job, bool, error) {
+	if s.i >= len(s.order) {
+		return nil, false, nil
+	}
+	j := s.specs[s.order[s.i]].toJob()
+	s.i++
+	return &j, true, nil
 }
 
 func resolveTrace(sc *Scenario, w WorkloadSpec, src *source, baseDir string, checkFiles bool) error {
@@ -134,27 +152,6 @@ func known(names []string) string {
 		return "none registered"
 	}
 	return strings.Join(names, ", ")
-}
-
-// cloneJobs deep-copies jobs so that every run starts from the file's values
-// even if a consumer modifies the jobs it is given.
-func cloneJobs(jobs []workload.Job) []workload.Job {
-	out := make([]workload.Job, len(jobs))
-	for i, j := range jobs {
-		j.After = slices.Clone(j.After)
-		j.Stages = slices.Clone(j.Stages)
-		for k := range j.Stages {
-			s := &j.Stages[k]
-			s.After = slices.Clone(s.After)
-			s.Tasks = slices.Clone(s.Tasks)
-			if s.Generate != nil {
-				g := *s.Generate
-				s.Generate = &g
-			}
-		}
-		out[i] = j
-	}
-	return out
 }
 
 // atOption points an importer's or generator's option error at the
