@@ -9,7 +9,7 @@ import (
 // newJob builds the state of a job that just arrived: its coflow size, its
 // queue, and its stages ordered by criticality.
 func (s *Scheduler) newJob(v sched.View, j sched.Job) *jobState {
-	js := &jobState{job: j, coflow: coflowSize(v, j), skipMark: make([]uint32, v.NumMachines())}
+	js := &jobState{job: j, coflow: coflowSize(v, j), skipMark: make([]uint32, v.NumMachines()), pos: -1}
 	switch {
 	case s.cfg.SmallFIFO > 0 && js.coflow < s.cfg.SmallFIFO:
 		js.queue, js.fifo = 1, true

@@ -18,7 +18,7 @@ func (s *Scheduler) slotChange(v sched.View, m int) sched.Task {
 		return sched.Task{}
 	}
 	yielded := false
-	for _, js := range s.jobOrder(v) {
+	for js := range s.jobOrder(v) {
 		t := s.selectTask(v, js, m)
 		switch {
 		case t.IsZero():

@@ -15,12 +15,18 @@ func (s *Scheduler) Observe(v sched.View, e sched.Event, p *sched.Plan) {
 	case sched.JobArrived:
 		js := s.newJob(v, e.Job)
 		s.jobs[e.Job] = js
+		s.ord.touch(js)
 		if js.fifo && s.head.IsZero() {
 			s.head = e.Job
+		}
+	case sched.StageReady, sched.TaskFinished:
+		if js := s.jobs[e.Job]; js != nil {
+			s.ord.touch(js)
 		}
 	case sched.TaskStarted:
 		m := e.Task.Machine()
 		js := s.jobs[e.Job]
+		s.ord.touch(js)
 		s.seq++
 		s.mach[m].input = append(s.mach[m].input, &entry{t: e.Task, js: js, seq: s.seq, local: s.isLocal(v, e.Task, m), coflow: js.coflow})
 		s.reorder(p, m)
@@ -31,6 +37,9 @@ func (s *Scheduler) Observe(v sched.View, e sched.Event, p *sched.Plan) {
 		s.reorder(p, m)
 		s.assert(v, m)
 	case sched.JobFinished:
+		if js := s.jobs[e.Job]; js != nil {
+			s.ord.forget(js)
+		}
 		delete(s.jobs, e.Job)
 		if e.Job == s.head {
 			s.head = s.newHead(v)

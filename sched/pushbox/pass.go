@@ -38,6 +38,7 @@ func (s *Scheduler) begin() {
 		for _, js := range s.jobs {
 			clear(js.skipMark)
 			js.passID = 0
+			s.ord.touch(js)
 		}
 		s.pass.id = 1
 	}
@@ -79,10 +80,12 @@ func (s *Scheduler) place(v sched.View, p *sched.Plan, t sched.Task, m int) bool
 	js := s.jobs[t.Job()]
 	if js.passID != s.pass.id {
 		js.passID, js.waitingAt = s.pass.id, js.job.Waiting()
+		s.ord.placedNow(js, s.pass.id)
 	}
 	if err := p.Place(t, m); err != nil {
 		return false
 	}
+	s.ord.touch(js)
 	if js.stages[t.Stage().Index()].fileOnly && s.isLocal(v, t, m) {
 		js.skips = 0 // delay scheduling: a local launch resets the count
 	}

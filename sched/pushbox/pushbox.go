@@ -30,12 +30,16 @@ type Scheduler struct {
 	head sched.Job // the FIFO queue's head job (§5.1 "Flow Priority")
 	seq  int       // placement counter: the within-job priority order
 
-	pass      pass
-	orderBuf  []*jobState
-	orderPass uint32 // pass and cluster waiting tasks orderBuf was computed at
-	orderAt   int
-	rankBuf   []*entry
-	err       error
+	pass    pass
+	ord     orderIndex // jobOrder's kept order
+	rankBuf []*entry
+
+	// The test-only reference order's cache (oldJobOrder): the pass and
+	// cluster waiting tasks refBuf was computed at.
+	refBuf  []*jobState
+	refPass uint32
+	refAt   int
+	err     error
 }
 
 // New builds PushBox from a Config (library use; the registry calls it).
@@ -70,7 +74,7 @@ func (s *Scheduler) Init(v sched.View) error {
 	}
 	n := v.NumMachines()
 	s.jobs, s.head, s.seq, s.err = map[sched.Job]*jobState{}, sched.Job{}, 0, nil
-	s.orderPass = 0
+	s.ord, s.refPass = orderIndex{}, 0
 	s.mach = make([]machineState, n)
 	for i := range n {
 		s.mach[i] = machineState{rate: v.Machine(i).NIC(), lastT: v.Now()}

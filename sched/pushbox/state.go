@@ -28,6 +28,15 @@ type jobState struct {
 	// in the pass are the drop of job.Waiting() since.
 	passID    uint32
 	waitingAt int
+
+	// jobOrder's kept order: key is the slots the job held when last
+	// re-keyed (running plus picked in the pass), pos its place in its
+	// queue's heap (-1: no waiting tasks), dirty that it waits for a
+	// re-key, gone that it finished.
+	key   int
+	pos   int
+	dirty bool
+	gone  bool
 }
 
 // pickedNow is the number of the job's tasks picked in the current pass:

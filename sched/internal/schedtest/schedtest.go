@@ -3,8 +3,11 @@
 package schedtest
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/netsched/netsched/metrics"
@@ -60,3 +63,23 @@ func PerMachine(r *metrics.Result, job, stage string, machines int) []int {
 
 // Near compares times and sizes to a relative 1e-9 (absolute below 1).
 func Near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
+
+// BusyJobs is issue #21's busy scenario: n two-stage jobs (one 1 s map with
+// 10 MB of output, one 1 s reduce) arriving within the first second on
+// machines one-slot machines in racks of 20 (200 for the queue benchmarks,
+// 2,000 for the largest sizes), so that almost all of them wait at once.
+// extra is appended verbatim (e.g. an engine: line); sched is the
+// scenario's scheduler value (a name or a {name: ..., ...} mapping).
+func BusyJobs(n, machines int, sched, extra string) string {
+	rng := rand.New(rand.NewPCG(1, 21))
+	var b strings.Builder
+	fmt.Fprintf(&b, "cluster: {racks: %d, machines_per_rack: 20, slots_per_machine: 1, nic: 1Gbps}\n", machines/20)
+	b.WriteString("network: {topology: two-tier, oversubscription: 4}\n")
+	b.WriteString(extra)
+	b.WriteString("workload:\n  jobs:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "    - {id: j%d, arrival: %.6fs, stages: [{id: m, tasks: [{compute: 1s, output: 10MB}]}, {id: r, after: m, tasks: [{compute: 1s}]}]}\n", i, rng.Float64())
+	}
+	b.WriteString("scheduler: " + sched + "\n")
+	return b.String()
+}
