@@ -1,0 +1,273 @@
+// Command comparetab prints the head-to-head tables of docs/comparison.md
+// from the results.csv of several sweeps (one per workload, as `netsched
+// reproduce compare/<workload>` writes them): one Markdown table per
+// metric, schedulers as rows, workloads as columns.
+//
+// Each entry is the scheduler's value relative to the baseline's on the
+// same workload: the mean over seeds of the per-seed ratio (the two ran on
+// the same seed, so the ratio pairs them), with the half-width of its 95%
+// confidence interval (Student's t over the seeds) when there are several.
+// A header row gives the baseline's own mean. A scheduler that could not
+// run a workload shows "n/a", and its error is listed under the tables.
+//
+// Usage:
+//
+//	comparetab [-baseline fair] [-metrics jct.mean,jct.p99,...] DIR...
+//
+// Each DIR holds a results.csv; the workload's name is the DIR's base name.
+package main
+
+import (
+	"encoding/csv"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/netsched/netsched/internal/units"
+)
+
+func main() {
+	baseline := flag.String("baseline", "fair", "scheduler label every entry is relative to")
+	metrics := flag.String("metrics", "jct.mean,jct.p99,makespan,throughput,workflows.wct.mean,bytes.total.cross_rack,bytes.ocs_bytes", "metrics, one table each, in this order")
+	flag.Usage = func() {
+		fmt.Fprintln(flag.CommandLine.Output(), "usage: comparetab [-baseline LABEL] [-metrics M1,M2,...] DIR...")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if flag.NArg() == 0 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	var ws []workload
+	for _, dir := range flag.Args() {
+		w, err := readWorkload(dir)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "comparetab:", err)
+			os.Exit(1)
+		}
+		ws = append(ws, w)
+	}
+	if err := write(os.Stdout, ws, *baseline, strings.Split(*metrics, ",")); err != nil {
+		fmt.Fprintln(os.Stderr, "comparetab:", err)
+		os.Exit(1)
+	}
+}
+
+// workload is one sweep's results: value[scheduler][metric][seed].
+type workload struct {
+	name   string
+	scheds []string // in file order
+	value  map[string]map[string]map[string]float64
+	errs   map[string]string // scheduler -> its first error
+}
+
+func readWorkload(dir string) (workload, error) {
+	path := filepath.Join(dir, "results.csv")
+	f, err := os.Open(path)
+	if err != nil {
+		return workload{}, err
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	head, err := r.Read()
+	if err != nil {
+		return workload{}, fmt.Errorf("%s: %v", path, err)
+	}
+	col := map[string]int{}
+	for i, h := range head {
+		col[h] = i
+	}
+	for _, k := range []string{"scheduler", "seed", "metric", "value", "error"} {
+		if _, ok := col[k]; !ok {
+			return workload{}, fmt.Errorf("%s: no column %q (expected a sweep's results.csv)", path, k)
+		}
+	}
+	w := workload{name: filepath.Base(filepath.Clean(dir)), value: map[string]map[string]map[string]float64{}, errs: map[string]string{}}
+	for line := 2; ; line++ {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return workload{}, fmt.Errorf("%s: %v", path, err)
+		}
+		s, seed, m := rec[col["scheduler"]], rec[col["seed"]], rec[col["metric"]]
+		if !slices.Contains(w.scheds, s) {
+			w.scheds = append(w.scheds, s)
+			w.value[s] = map[string]map[string]float64{}
+		}
+		if e := rec[col["error"]]; e != "" {
+			if _, seen := w.errs[s]; !seen {
+				w.errs[s] = e
+			}
+			continue
+		}
+		if rec[col["value"]] == "" {
+			continue
+		}
+		v, err := strconv.ParseFloat(rec[col["value"]], 64)
+		if err != nil {
+			return workload{}, fmt.Errorf("%s:%d: value: %v", path, line, err)
+		}
+		if w.value[s][m] == nil {
+			w.value[s][m] = map[string]float64{}
+		}
+		w.value[s][m][seed] = v
+	}
+	return w, nil
+}
+
+func write(out io.Writer, ws []workload, baseline string, metrics []string) error {
+	var scheds []string
+	for _, w := range ws {
+		for _, s := range w.scheds {
+			if !slices.Contains(scheds, s) {
+				scheds = append(scheds, s)
+			}
+		}
+		if !slices.Contains(w.scheds, baseline) {
+			return fmt.Errorf("%s: no scheduler %q to normalise to", w.name, baseline)
+		}
+	}
+	for _, m := range metrics {
+		if !anyValue(ws, m) {
+			continue
+		}
+		fmt.Fprintf(out, "#### %s (relative to %s)\n\n| scheduler |", m, baseline)
+		for _, w := range ws {
+			fmt.Fprintf(out, " %s |", w.name)
+		}
+		fmt.Fprintf(out, "\n|---|%s\n| *%s, absolute* |", strings.Repeat("---|", len(ws)), baseline)
+		for _, w := range ws {
+			fmt.Fprintf(out, " %s |", absolute(m, mean(values(w.value[baseline][m]))))
+		}
+		fmt.Fprintln(out)
+		for _, s := range scheds {
+			fmt.Fprintf(out, "| %s |", s)
+			for _, w := range ws {
+				fmt.Fprintf(out, " %s |", entry(w, s, baseline, m))
+			}
+			fmt.Fprintln(out)
+		}
+		fmt.Fprintln(out)
+	}
+	fmt.Fprintln(out, "#### Runs that failed")
+	fmt.Fprintln(out)
+	failed := false
+	for _, w := range ws {
+		for _, s := range w.scheds {
+			if e, ok := w.errs[s]; ok {
+				failed = true
+				fmt.Fprintf(out, "- %s on %s: %s\n", s, w.name, firstLine(e))
+			}
+		}
+	}
+	if !failed {
+		fmt.Fprintln(out, "None.")
+	}
+	return nil
+}
+
+func anyValue(ws []workload, m string) bool {
+	for _, w := range ws {
+		for _, s := range w.scheds {
+			if len(w.value[s][m]) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// entry is s's value relative to the baseline's, paired by seed.
+func entry(w workload, s, baseline, m string) string {
+	if !slices.Contains(w.scheds, s) {
+		return "-"
+	}
+	var ratios []float64
+	for _, seed := range slices.Sorted(maps.Keys(w.value[s][m])) {
+		if b, ok := w.value[baseline][m][seed]; ok && b != 0 {
+			ratios = append(ratios, w.value[s][m][seed]/b)
+		}
+	}
+	if len(ratios) == 0 {
+		if _, failed := w.errs[s]; failed {
+			return "n/a"
+		}
+		return "-"
+	}
+	mu := mean(ratios)
+	if len(ratios) < 2 {
+		return fmt.Sprintf("%.2f", mu)
+	}
+	return fmt.Sprintf("%.2f ±%.2f", mu, halfWidth95(ratios, mu))
+}
+
+func mean(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	sum := 0.0
+	for _, v := range xs {
+		sum += v
+	}
+	return sum / float64(len(xs))
+}
+
+// values lists a seed -> value map's values in seed order, so that sums
+// round the same way on every run.
+func values(bySeed map[string]float64) []float64 {
+	out := make([]float64, 0, len(bySeed))
+	for _, k := range slices.Sorted(maps.Keys(bySeed)) {
+		out = append(out, bySeed[k])
+	}
+	return out
+}
+
+// halfWidth95 is the half-width of the 95% confidence interval of the mean
+// of xs (Student's t with len(xs)-1 degrees of freedom).
+func halfWidth95(xs []float64, mu float64) float64 {
+	ss := 0.0
+	for _, x := range xs {
+		ss += (x - mu) * (x - mu)
+	}
+	n := len(xs)
+	return tQuantile975(n-1) * math.Sqrt(ss/float64(n-1)) / math.Sqrt(float64(n))
+}
+
+// tQuantile975 is Student's t 0.975 quantile for df degrees of freedom.
+func tQuantile975(df int) float64 {
+	table := []float64{12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228}
+	if df >= 1 && df <= len(table) {
+		return table[df-1]
+	}
+	return 1.96 + 2.4/float64(df) // within 0.01 of the exact quantile for df > 10
+}
+
+// absolute prints the baseline's mean in the metric's unit.
+func absolute(m string, v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "-"
+	case strings.HasPrefix(m, "bytes."):
+		return units.FormatBytes(v)
+	case m == "throughput":
+		return fmt.Sprintf("%.4g jobs/s", v)
+	case strings.HasPrefix(m, "jct") || strings.HasPrefix(m, "workflows.wct") || m == "makespan" || strings.HasPrefix(m, "cct"):
+		return units.FormatDuration(v)
+	}
+	return fmt.Sprintf("%.4g", v)
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}

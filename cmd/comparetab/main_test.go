@@ -1,0 +1,43 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestTables(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "wl")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	csv := "cell_id,scheduler,seed,metric,value,error\n" +
+		"a,fair,1,jct.mean,10,\n" + "b,fair,2,jct.mean,20,\n" +
+		"c,x,1,jct.mean,5,\n" + "d,x,2,jct.mean,12,\n" +
+		"e,y,1,jct.mean,,y cannot run: no rack links\n"
+	if err := os.WriteFile(filepath.Join(dir, "results.csv"), []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err := readWorkload(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := write(&b, []workload{w}, "fair", []string{"jct.mean", "makespan"}); err != nil {
+		t.Fatal(err)
+	}
+	got := b.String()
+	// x: ratios 0.5 and 0.6, mean 0.55, sd 0.0707, t(1) = 12.706: ±0.64.
+	for _, want := range []string{"| *fair, absolute* | 15s |", "| x | 0.55 ±0.64 |", "| y | n/a |", "- y on wl: y cannot run: no rack links"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "makespan") {
+		t.Errorf("a table for a metric without values:\n%s", got)
+	}
+	if err := write(&b, []workload{w}, "nope", []string{"jct.mean"}); err == nil {
+		t.Error("an absent baseline accepted")
+	}
+}
