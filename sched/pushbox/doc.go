@@ -77,6 +77,13 @@
 // The estimation error of Fig. 8d is the scenario's knowledge model
 // (multiplicative, E = f^(2U-1)).
 //
+// # Counters
+//
+// Stats (stats.go) counts how often the not-hinder test and the wildcard
+// decide and for which jobs, and the estimated coflow size of every job;
+// cmd/pbstats prints them for a sweep's base scenario (issue #18,
+// docs/reproductions/pushbox.md). Counting changes no decision.
+//
 // # Checking
 //
 // With check: true, or in a run with engine check mode, every placement and

@@ -24,16 +24,33 @@ func (s *Scheduler) slotChange(v sched.View, m int) sched.Task {
 		case t.IsZero():
 			yielded = true
 		case s.isLocal(v, t, m):
-			if !yielded || s.notHinderTask(v, t, m) {
-				return t
+			if !yielded {
+				return s.placing(t)
+			}
+			if s.notHinderTask(v, t, m) {
+				if s.cfg.H && !(v.Estimate(t).Compute < s.dataTransferTime(v, m)) {
+					s.stats.Hindering++
+					s.jobStats(js).Hindering++
+				}
+				return s.placing(t)
 			}
 		case s.canBePlaced(v, t, m):
-			return t
+			if s.pass.count[m] >= s.cfg.M { // admitted by the wildcard
+				s.stats.WildcardPlaced++
+				s.jobStats(js).WildcardPlaced++
+			}
+			return s.placing(t)
 		default:
 			yielded = true
 		}
 	}
 	return sched.Task{}
+}
+
+// placing counts a placement slotChange decided.
+func (s *Scheduler) placing(t sched.Task) sched.Task {
+	s.stats.Placements++
+	return t
 }
 
 // fill runs slot-change mode on machine m until it keeps a slot free.

@@ -15,6 +15,7 @@ func (s *Scheduler) Observe(v sched.View, e sched.Event, p *sched.Plan) {
 	case sched.JobArrived:
 		js := s.newJob(v, e.Job)
 		s.jobs[e.Job] = js
+		s.jobStats(js)
 		s.ord.touch(js)
 		if js.fifo && s.head.IsZero() {
 			s.head = e.Job
@@ -33,7 +34,14 @@ func (s *Scheduler) Observe(v sched.View, e sched.Event, p *sched.Plan) {
 		s.assert(v, m)
 	case sched.InputDone:
 		m := e.Task.Machine()
+		counted := false
+		if en := s.mach[m].find(e.Task); en != nil {
+			counted = !en.local
+		}
 		s.mach[m].remove(e.Task)
+		if counted {
+			s.countDrop(v, m)
+		}
 		s.reorder(p, m)
 		s.assert(v, m)
 	case sched.JobFinished:

@@ -40,6 +40,9 @@ type Scheduler struct {
 	refPass uint32
 	refAt   int
 	err     error
+
+	stats   Stats                // counters (Stats)
+	jobStat map[string]*JobStats // per-job counters, by job id
 }
 
 // New builds PushBox from a Config (library use; the registry calls it).
@@ -74,6 +77,7 @@ func (s *Scheduler) Init(v sched.View) error {
 	}
 	n := v.NumMachines()
 	s.jobs, s.head, s.seq, s.err = map[sched.Job]*jobState{}, sched.Job{}, 0, nil
+	s.stats, s.jobStat = Stats{}, map[string]*JobStats{}
 	s.ord, s.refPass = orderIndex{}, 0
 	s.mach = make([]machineState, n)
 	for i := range n {

@@ -33,7 +33,15 @@ func (s *Scheduler) canBePlaced(v sched.View, t sched.Task, m int) bool {
 		return true
 	}
 	js := s.jobs[t.Job()]
-	return !s.cfg.W && !js.fifo && js.coflow < s.pass.minCoflow[m]
+	wildcard := !js.fifo && js.coflow < s.pass.minCoflow[m]
+	s.stats.AtM++
+	c := s.jobStats(js)
+	c.AtM++
+	if wildcard && s.cfg.W {
+		s.stats.WildcardDenied++
+		c.WildcardDenied++
+	}
+	return wildcard && !s.cfg.W
 }
 
 // notHinderTask is Algorithm 1 lines 21-25: a beneficiary task without an
@@ -41,10 +49,13 @@ func (s *Scheduler) canBePlaced(v sched.View, t sched.Task, m int) bool {
 // machine's network still needs, so it frees the slot before the network
 // goes idle (§5.2, Fig. 4). The H ablation accepts every beneficiary.
 func (s *Scheduler) notHinderTask(v sched.View, t sched.Task, m int) bool {
-	if s.cfg.H {
-		return true
+	pass := v.Estimate(t).Compute < s.dataTransferTime(v, m)
+	s.stats.Beneficiary++
+	if !pass && !s.cfg.H {
+		s.stats.Refused++
+		s.jobStats(s.jobs[t.Job()]).Refused++
 	}
-	return v.Estimate(t).Compute < s.dataTransferTime(v, m)
+	return pass || s.cfg.H
 }
 
 // readsFilesOnly: the stage's tasks read DFS blocks and nothing else, so

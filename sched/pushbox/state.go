@@ -9,9 +9,10 @@ import (
 // jobState is what PushBox remembers about an active job.
 type jobState struct {
 	job    sched.Job
-	coflow float64 // estimated bytes of the job's coflow (see coflowSize)
-	fifo   bool    // its queue's policy is FIFO
-	queue  int     // 0: the Fair (or only) queue, 1: the small-job FIFO queue
+	coflow float64   // estimated bytes of the job's coflow (see coflowSize)
+	fifo   bool      // its queue's policy is FIFO
+	queue  int       // 0: the Fair (or only) queue, 1: the small-job FIFO queue
+	stat   *JobStats // its counters (Stats)
 
 	// Stages, most critical first: longest estimated path to the exit.
 	critical []*stageState
