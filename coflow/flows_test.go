@@ -18,7 +18,7 @@ func TestBuildFlows(t *testing.T) {
 			{Port: 0, Bytes: 0},       // nothing to move
 		},
 	}
-	flows, local := buildFlows(&c)
+	flows, local := buildFlows(&c, flowModel{})
 	want := []flowSpec{
 		{src: 3, dst: 1, size: 3 * mib},
 		{src: 1, dst: 2, size: 2 * mib},
@@ -30,7 +30,7 @@ func TestBuildFlows(t *testing.T) {
 	if local != 3*mib {
 		t.Errorf("local = %v, want 3 MiB", local)
 	}
-	cs, _ := newCoflowState(7, 4, &c)
+	cs, _ := newCoflowState(7, 4, &c, flowModel{})
 	if cs.width != 3 || cs.Bytes != 7*mib || cs.Longest != 3*mib || cs.Narrow != 2 || cs.left != 3 || cs.Index != 7 {
 		t.Errorf("state %+v", *cs)
 	}

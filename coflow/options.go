@@ -90,6 +90,38 @@ type Options struct {
 	// completion time).
 	RescheduleOnFlowCompletion bool
 
+	// CoflowSim's model approximations, all off by default (docs/coflow.md,
+	// "Approximations"); each changes the model, not only its speed.
+	//
+	// MergeRackFlows merges a coflow's reducers on one port into one (its
+	// bytes the sum): one flow per (mapper port, reducer port), as CoflowSim
+	// merges tasks per rack. Mappers are merged per port in every model.
+	MergeRackFlows bool
+	// MinFlow, when > 0, makes every flow at least this many bytes; a
+	// zero-byte share then becomes a flow of MinFlow bytes too.
+	MinFlow float64
+	// RoundFlows, when > 0, rounds every flow's size up to a multiple of
+	// this many bytes (CoflowSim: whole MB, 2^20 bytes).
+	RoundFlows float64
+	// SamePortFlows sends the share of a mapper on the reducer's own port as
+	// a flow through that port's uplink and downlink instead of locally.
+	SamePortFlows bool
+	// TimeStep, when > 0, recomputes rates only at multiples of TimeStep
+	// seconds (the network's Config.Granularity): a coflow arriving between
+	// two steps starts at the next one (its CCT still counts from its
+	// arrival), a flow whose bytes run out between two steps finishes at the
+	// next one, and aalo's queue changes are checked at steps only.
+	TimeStep float64
+
+	// CoflowSim's Dark simulator (aalo only; an error with another policy):
+	// AaloNoBackfill drops the backfill pass after the split, so bandwidth
+	// the split leaves idles until the next reallocation (combine with
+	// IdleFreedBandwidth for no backfill at all); AaloRequeueAtEvents moves
+	// coflows between queues only at reallocations for arrivals and
+	// departures, not at the instant they reach their queue's limit.
+	AaloNoBackfill      bool
+	AaloRequeueAtEvents bool
+
 	// Aalo's parameters queues, first_limit, multiplier and weighted (zero =
 	// the registered default); ignored by other policies.
 	AaloQueues     int     // number of queues K; default 10
@@ -110,7 +142,18 @@ func (o Options) withDefaults() (Options, rate.Policy, error) {
 	if !(o.PortSpeed > 0) || math.IsInf(o.PortSpeed, 0) {
 		return o, nil, fmt.Errorf("coflow: port speed %v bytes/s must be positive and finite", o.PortSpeed)
 	}
+	for _, v := range []struct {
+		name string
+		x    float64
+	}{{"min flow", o.MinFlow}, {"round flows", o.RoundFlows}, {"time step", o.TimeStep}} {
+		if !(v.x >= 0) || math.IsInf(v.x, 0) {
+			return o, nil, fmt.Errorf("coflow: %s %v must be finite and >= 0", v.name, v.x)
+		}
+	}
 	pol, err := o.resolve()
+	if _, ok := pol.(*rate.Aalo); err == nil && !ok && (o.AaloNoBackfill || o.AaloRequeueAtEvents) {
+		return o, nil, fmt.Errorf("coflow: AaloNoBackfill and AaloRequeueAtEvents need policy aalo, not %s", o.Policy)
+	}
 	return o, pol, err
 }
 

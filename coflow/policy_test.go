@@ -46,13 +46,22 @@ func variants() []Options {
 			out = append(out, Options{Policy: p, IdleFreedBandwidth: true})
 		}
 	}
+	// CoflowSim's approximations, all together, on every policy.
+	for _, p := range Policies() {
+		out = append(out, Options{Policy: p, MergeRackFlows: true, MinFlow: mib / 2, RoundFlows: mib / 4,
+			SamePortFlows: true, TimeStep: 0.05})
+	}
+	// CoflowSim's Dark simulator as closely as the options go.
+	out = append(out, Options{Policy: Aalo, AaloNoBackfill: true, AaloRequeueAtEvents: true},
+		Options{Policy: Aalo, AaloNoBackfill: true, AaloRequeueAtEvents: true, IdleFreedBandwidth: true,
+			MergeRackFlows: true, RoundFlows: mib / 4, SamePortFlows: true, TimeStep: 0.05})
 	return append(out, Options{Policy: Aalo, AaloWeighted: true},
 		Options{Policy: Aalo, AaloWeighted: true, IdleFreedBandwidth: true},
 		Options{Policy: Aalo, AaloWeighted: true, RescheduleOnFlowCompletion: true})
 }
 
 func name(o Options) string {
-	return fmt.Sprintf("%s/weighted=%v/realloc=%v/idle=%v", o.Policy, o.AaloWeighted, o.RescheduleOnFlowCompletion, o.IdleFreedBandwidth)
+	return fmt.Sprintf("%s/weighted=%v/realloc=%v/idle=%v/coflowsim=%v/dark=%v", o.Policy, o.AaloWeighted, o.RescheduleOnFlowCompletion, o.IdleFreedBandwidth, o.TimeStep > 0, o.AaloNoBackfill)
 }
 
 // Every policy finishes every coflow no sooner than it could alone: its
@@ -65,7 +74,7 @@ func TestPoliciesOnSyntheticTrace(t *testing.T) {
 	var up, down [6]float64
 	for i := range tr.Coflows {
 		var u, d [6]float64
-		flows, _ := buildFlows(&tr.Coflows[i])
+		flows, _ := buildFlows(&tr.Coflows[i], flowModel{})
 		for _, f := range flows {
 			u[f.src] += f.size
 			d[f.dst] += f.size

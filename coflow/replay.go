@@ -57,6 +57,7 @@ type replayer struct {
 	aalo  *rate.Aalo     // set when pol is aalo
 	refil *rate.Refiller // nil with Options.IdleFreedBandwidth, fair, or full reallocation per flow
 	alloc *rate.Allocator
+	model flowModel
 
 	coflows []*coflowState // by trace index; nil before arrival and after finish
 	active  []*rate.Coflow // the arrived coflows' rate state, arrival order
@@ -70,13 +71,18 @@ type replayer struct {
 }
 
 func newReplayer(tr *coflowbench.Trace, opt Options, pol rate.Policy) (*replayer, error) {
-	machines := make([]network.Machine, tr.Ports)
+	nm := tr.Ports
+	if opt.SamePortFlows {
+		nm *= 2 // port p sends from machine 2p and receives at 2p+1 (see machines)
+	}
+	machines := make([]network.Machine, nm)
 	for i := range machines {
 		machines[i] = network.Machine{Rack: 0, NICUp: opt.PortSpeed, NICDown: opt.PortSpeed}
 	}
 	net, err := network.New(network.Config{
 		Kind: network.NonBlocking, Machines: machines, Racks: 1,
-		Monitor: network.MonitorConfig{Interval: -1}, // no samples: nobody reads them
+		Monitor:     network.MonitorConfig{Interval: -1}, // no samples: nobody reads them
+		Granularity: opt.TimeStep,
 	})
 	if err != nil {
 		return nil, err
@@ -91,8 +97,12 @@ func newReplayer(tr *coflowbench.Trace, opt Options, pol rate.Policy) (*replayer
 		return nil, err
 	}
 	r := &replayer{opt: opt, tr: tr, net: net, pol: pol, alloc: alloc,
-		coflows: make([]*coflowState, len(tr.Coflows)), recs: make([]Record, len(tr.Coflows))}
+		coflows: make([]*coflowState, len(tr.Coflows)), recs: make([]Record, len(tr.Coflows)),
+		model: flowModel{merge: opt.MergeRackFlows, minFlow: opt.MinFlow, roundFlows: opt.RoundFlows, samePort: opt.SamePortFlows}}
 	r.aalo, _ = pol.(*rate.Aalo)
+	if r.aalo != nil && opt.AaloNoBackfill {
+		r.aalo.SetBackfill(false)
+	}
 	if r.pol != nil && !opt.IdleFreedBandwidth && !opt.RescheduleOnFlowCompletion {
 		r.refil = rate.NewRefiller(len(caps))
 	}
@@ -104,9 +114,9 @@ func (r *replayer) run() error {
 	next := 0              // next coflow to arrive
 	polNext := math.Inf(1) // aalo's next limit crossing
 	for r.err == nil {
-		t := min(r.net.NextEvent(), polNext)
+		t := min(r.net.NextEvent(), r.step(polNext))
 		if next < n {
-			t = min(t, r.tr.Coflows[next].Arrival)
+			t = min(t, r.step(r.tr.Coflows[next].Arrival))
 		}
 		if math.IsInf(t, 1) {
 			break
@@ -117,7 +127,7 @@ func (r *replayer) run() error {
 			r.dropFinished()
 		}
 		arrived := false
-		for next < n && r.tr.Coflows[next].Arrival <= t {
+		for next < n && r.step(r.tr.Coflows[next].Arrival) <= t {
 			r.arrive(next, t)
 			next, arrived = next+1, true
 		}
@@ -135,6 +145,31 @@ func (r *replayer) run() error {
 		return fmt.Errorf("coflow: policy %s left coflow %s without bandwidth: it never finished", r.opt.Policy, r.tr.Coflows[r.active[0].Index].ID)
 	}
 	return nil
+}
+
+// step is the time at which the replay handles an event due at t: t itself,
+// or with Options.TimeStep the first multiple of the step at or after t (t
+// within float noise of a multiple is that multiple, as in package network).
+func (r *replayer) step(t float64) float64 {
+	q := r.opt.TimeStep
+	if q <= 0 || math.IsInf(t, 1) {
+		return t
+	}
+	if k := math.Round(t / q); math.Abs(t-k*q) <= 1e-11*max(1, math.Abs(t)) {
+		return k * q
+	}
+	return math.Ceil(t/q) * q
+}
+
+// machines are the network machines of a flow from port src to port dst:
+// the ports themselves, or with Options.SamePortFlows 2src (sending half)
+// and 2dst+1 (receiving half), so that a flow from a port to itself crosses
+// its uplink and its downlink like any other.
+func (r *replayer) machines(src, dst int) (int, int) {
+	if r.opt.SamePortFlows {
+		return 2 * src, 2*dst + 1
+	}
+	return src, dst
 }
 
 // schedule runs the rate policy after the events at time t and returns the
@@ -156,7 +191,7 @@ func (r *replayer) schedule(t float64, arrived bool, polNext float64) float64 {
 			})
 		}
 	}
-	check := t >= polNext
+	check := t >= r.step(polNext)
 	if r.aalo != nil && (check || realloc) && r.aalo.Requeue(t, r.active) {
 		realloc = true
 	}
@@ -172,11 +207,15 @@ func (r *replayer) schedule(t float64, arrived bool, polNext float64) float64 {
 			}
 		}
 	}
-	if r.aalo == nil {
-		return math.Inf(1)
+	if r.aalo == nil || r.opt.AaloRequeueAtEvents {
+		return math.Inf(1) // (requeued only at arrivals and departures)
 	}
 	if realloc || check {
-		return r.aalo.NextCrossing(r.active)
+		next := r.aalo.NextCrossing(r.active)
+		if q := r.opt.TimeStep; q > 0 && r.step(next) <= t {
+			next = t + q // checked at t already: the next step is the earliest
+		}
+		return next
 	}
 	return polNext
 }
@@ -184,7 +223,7 @@ func (r *replayer) schedule(t float64, arrived bool, polNext float64) float64 {
 // arrive starts every flow of trace coflow i at time t.
 func (r *replayer) arrive(i int, t float64) {
 	c := &r.tr.Coflows[i]
-	cs, specs := newCoflowState(i, r.tr.Ports, c)
+	cs, specs := newCoflowState(i, r.tr.Ports, c, r.model)
 	r.recs[i] = Record{ID: c.ID, Arrival: c.Arrival, Bytes: c.TotalBytes(), Width: cs.width, LongestFlow: cs.Longest}
 	r.flows += cs.width
 	r.netBytes += cs.Bytes
@@ -198,7 +237,8 @@ func (r *replayer) arrive(i int, t float64) {
 		r.refil.Add(&cs.Coflow)
 	}
 	for j, s := range specs {
-		id, err := r.net.Start(t, network.FlowSpec{Src: s.src, Dst: s.dst, Size: s.size, Tag: tag(i, j)})
+		src, dst := r.machines(s.src, s.dst)
+		id, err := r.net.Start(t, network.FlowSpec{Src: src, Dst: dst, Size: s.size, Tag: tag(i, j)})
 		if err != nil {
 			r.err = fmt.Errorf("coflow %s: %w", c.ID, err)
 			return

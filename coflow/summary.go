@@ -42,17 +42,25 @@ type Summary struct {
 	Params       map[string]any `json:"params,omitempty"` // Options.Params as given
 	AaloWeighted bool           `json:"aalo_weighted,omitempty"`
 	Reschedule   string         `json:"reschedule"` // events that trigger a reallocation
-	PortSpeed    float64        `json:"port_speed"` // bytes/s
-	Ports        int            `json:"ports"`
-	Coflows      int            `json:"coflows"`
-	Flows        int            `json:"flows"`
-	Bytes        float64        `json:"bytes"`         // all shuffle bytes
-	NetworkBytes float64        `json:"network_bytes"` // bytes carried by flows
-	Makespan     float64        `json:"makespan"`      // last finish - first arrival
-	Reallocs     int            `json:"reallocations"` // explicit-rate reallocations
-	RateUpdates  int            `json:"rate_updates"`  // SetRate calls (rates that changed)
-	CCT          Stats          `json:"cct"`
-	Bins         Bins           `json:"bins"`
+	// CoflowSim's approximations (Options), omitted when off.
+	MergeRackFlows      bool    `json:"merge_rack_flows,omitempty"`
+	MinFlow             float64 `json:"min_flow,omitempty"`    // bytes
+	RoundFlows          float64 `json:"round_flows,omitempty"` // bytes
+	SamePortFlows       bool    `json:"same_port_flows,omitempty"`
+	TimeStep            float64 `json:"time_step,omitempty"` // seconds
+	AaloNoBackfill      bool    `json:"aalo_no_backfill,omitempty"`
+	AaloRequeueAtEvents bool    `json:"aalo_requeue_at_events,omitempty"`
+	PortSpeed           float64 `json:"port_speed"` // bytes/s
+	Ports               int     `json:"ports"`
+	Coflows             int     `json:"coflows"`
+	Flows               int     `json:"flows"`
+	Bytes               float64 `json:"bytes"`         // all shuffle bytes
+	NetworkBytes        float64 `json:"network_bytes"` // bytes carried by flows
+	Makespan            float64 `json:"makespan"`      // last finish - first arrival
+	Reallocs            int     `json:"reallocations"` // explicit-rate reallocations
+	RateUpdates         int     `json:"rate_updates"`  // SetRate calls (rates that changed)
+	CCT                 Stats   `json:"cct"`
+	Bins                Bins    `json:"bins"`
 	// Definitions, so that the file explains itself.
 	ShortFlowLimit float64 `json:"short_flow_limit"` // bytes
 	NarrowWidth    int     `json:"narrow_width"`     // flows
@@ -69,6 +77,9 @@ func (r *replayer) result() *Result {
 		Policy: r.opt.Policy, Params: r.opt.Params, AaloWeighted: r.aalo != nil && r.aalo.Config().Weighted,
 		PortSpeed: r.opt.PortSpeed, Ports: r.tr.Ports, Coflows: len(r.recs), Flows: r.flows,
 		Reallocs: r.reallocs, RateUpdates: r.rateUpdates, ShortFlowLimit: ShortFlowLimit, NarrowWidth: NarrowWidth,
+		MergeRackFlows: r.opt.MergeRackFlows, MinFlow: r.opt.MinFlow, RoundFlows: r.opt.RoundFlows,
+		SamePortFlows: r.opt.SamePortFlows, TimeStep: r.opt.TimeStep,
+		AaloNoBackfill: r.opt.AaloNoBackfill, AaloRequeueAtEvents: r.opt.AaloRequeueAtEvents,
 	}
 	switch {
 	case r.pol == nil:
@@ -80,7 +91,7 @@ func (r *replayer) result() *Result {
 	default:
 		s.Reschedule = "coflow arrival, coflow departure; backfill at a finished flow's ports"
 	}
-	if r.aalo != nil {
+	if r.aalo != nil && !r.opt.AaloRequeueAtEvents {
 		s.Reschedule += ", queue change"
 	}
 	var all []float64

@@ -19,7 +19,7 @@ func init() { extraCommands = append(extraCommands, newCoflowCmd) }
 // a network-only replay of a coflow-benchmark trace under a network policy
 // from the registry.
 func newCoflowCmd() *cobra.Command {
-	var policy, out, speed, firstLimit string
+	var policy, out, speed, firstLimit, minFlow, roundFlows, timeStep string
 	var force bool
 	var params []string
 	var opt coflow.Options
@@ -30,7 +30,10 @@ func newCoflowCmd() *cobra.Command {
 fabric: every port is a machine whose NIC uplink and downlink run at
 --port-speed. Each reducer's bytes are split evenly over the coflow's distinct
 mapper ports (a mapper on the reducer's port moves its share locally) and all
-flows of a coflow start at its arrival.
+flows of a coflow start at its arrival. CoflowSim's approximations of this
+model (--merge-rack-flows, --min-flow, --round-flows, --same-port-flows,
+--time-step) and of Aalo (--aalo-no-backfill, --aalo-requeue-at-events) are
+options, off by default.
 
 Policies are the network policies of the registry that run without tasks
 (` + "`netsched schedulers`" + ` lists them with their parameters, set with --param):
@@ -58,12 +61,21 @@ Prints a CCT table; with --out, also writes summary.json and coflows.csv
 			if opt.AaloFirstLimit <= 0 {
 				return fmt.Errorf("--aalo-first-limit %q must be positive", firstLimit)
 			}
+			if opt.MinFlow, err = units.ParseBytes(minFlow); err != nil {
+				return fmt.Errorf("--min-flow: %w", err)
+			}
+			if opt.RoundFlows, err = units.ParseBytes(roundFlows); err != nil {
+				return fmt.Errorf("--round-flows: %w", err)
+			}
+			if opt.TimeStep, err = units.ParseDuration(timeStep); err != nil {
+				return fmt.Errorf("--time-step: %w", err)
+			}
 			opt.Policy = policy
 			if opt.Params, err = inspect.ParseOptions(params); err != nil {
 				return fmt.Errorf("--param: %w", err)
 			}
 			if p := strings.ToLower(strings.TrimSpace(policy)); p != coflow.Aalo {
-				for _, name := range []string{"aalo-queues", "aalo-first-limit", "aalo-multiplier", "aalo-weighted"} {
+				for _, name := range []string{"aalo-queues", "aalo-first-limit", "aalo-multiplier", "aalo-weighted", "aalo-no-backfill", "aalo-requeue-at-events"} {
 					if cmd.Flags().Changed(name) {
 						return fmt.Errorf("--%s is a parameter of --policy aalo, not of %s", name, p)
 					}
@@ -114,6 +126,17 @@ Prints a CCT table; with --out, also writes summary.json and coflows.csv
 	f.IntVar(&opt.AaloQueues, "aalo-queues", coflow.DefaultAaloQueues, "aalo's parameter queues: number of queues")
 	f.StringVar(&firstLimit, "aalo-first-limit", "10MiB", "aalo's parameter first_limit: bytes sent that move a coflow out of the first queue")
 	f.Float64Var(&opt.AaloMultiplier, "aalo-multiplier", coflow.DefaultAaloMultiplier, "aalo's parameter multiplier: each queue limit is this times the previous")
+	f.BoolVar(&opt.MergeRackFlows, "merge-rack-flows", false,
+		"CoflowSim approximation: merge a coflow's reducers on one port (one flow per mapper port and reducer port)")
+	f.StringVar(&minFlow, "min-flow", "0", "CoflowSim approximation: every flow at least this many bytes (e.g. 1MiB; 0: off)")
+	f.StringVar(&roundFlows, "round-flows", "0", "CoflowSim approximation: round every flow up to a multiple of this many bytes (CoflowSim: 1MiB; 0: off)")
+	f.BoolVar(&opt.SamePortFlows, "same-port-flows", false,
+		"CoflowSim approximation: a mapper's share for a reducer on its own port is a flow through the port's uplink and downlink, not local")
+	f.StringVar(&timeStep, "time-step", "0", "CoflowSim approximation: rates change only at multiples of this duration (CoflowSim: 8ms; 0: exact events)")
+	f.BoolVar(&opt.AaloNoBackfill, "aalo-no-backfill", false,
+		"CoflowSim's Dark simulator: no backfill pass after aalo's split (bandwidth it leaves idles until the next reallocation)")
+	f.BoolVar(&opt.AaloRequeueAtEvents, "aalo-requeue-at-events", false,
+		"CoflowSim's Dark simulator: move coflows between aalo's queues only at coflow arrivals and departures")
 	cmd.MarkFlagRequired("policy")
 	return cmd
 }

@@ -85,3 +85,48 @@ func TestSchedulersListsCoflowPolicies(t *testing.T) {
 		}
 	}
 }
+
+// The CoflowSim approximations reach the replay and summary.json records
+// them; without them summary.json has none of their keys.
+func TestCoflowApproximationFlags(t *testing.T) {
+	tr := writeTrace(t)
+	dir := t.TempDir()
+	if _, err := execute(t, "coflow", tr, "--policy", "aalo", "--port-speed", "1MiB/s", "--out", filepath.Join(dir, "exact")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := execute(t, "coflow", tr, "--policy", "aalo", "--port-speed", "1MiB/s", "--out", filepath.Join(dir, "approx"),
+		"--merge-rack-flows", "--min-flow", "1MiB", "--round-flows", "1MiB", "--same-port-flows", "--time-step", "8ms"); err != nil {
+		t.Fatal(err)
+	}
+	exact, _ := os.ReadFile(filepath.Join(dir, "exact", "summary.json"))
+	approx, _ := os.ReadFile(filepath.Join(dir, "approx", "summary.json"))
+	keys := []string{`"merge_rack_flows": true`, `"min_flow": 1048576`, `"round_flows": 1048576`, `"same_port_flows": true`, `"time_step": 0.008`}
+	for _, k := range keys {
+		if !strings.Contains(string(approx), k) {
+			t.Errorf("summary.json lacks %s:\n%s", k, approx)
+		}
+		if key, _, _ := strings.Cut(k, ":"); strings.Contains(string(exact), key) {
+			t.Errorf("summary.json of the exact model has %s:\n%s", key, exact)
+		}
+	}
+	// B's 1->1 share (4 MiB / 2 mappers) becomes a flow: 5 flows, not 4.
+	if !strings.Contains(string(approx), `"flows": 5`) || !strings.Contains(string(exact), `"flows": 4`) {
+		t.Errorf("flow counts: exact\n%s\napprox\n%s", exact, approx)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--min-flow", "-1MiB"}, "min flow -1.048576e+06 must be finite and >= 0"},
+		{[]string{"--round-flows", "1 parsec"}, "--round-flows:"},
+		{[]string{"--time-step", "soon"}, "--time-step:"},
+		{[]string{"--time-step", "-8ms"}, "time step -0.008 must be finite and >= 0"},
+		{[]string{"--aalo-no-backfill"}, "--aalo-no-backfill is a parameter of --policy aalo, not of fair"},
+		{[]string{"--aalo-requeue-at-events"}, "--aalo-requeue-at-events is a parameter of --policy aalo, not of fair"},
+	} {
+		_, err := execute(t, append([]string{"coflow", tr, "--policy", "fair"}, c.args...)...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: error %v, want %q", c.args, err, c.want)
+		}
+	}
+}

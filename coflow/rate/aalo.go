@@ -46,8 +46,9 @@ func (c AaloConfig) Validate() error {
 // across queues either strict priority or, when weighted, each resource is
 // divided between the queues present at it by weight K-q.
 type Aalo struct {
-	cfg   AaloConfig
-	order []*Coflow
+	cfg        AaloConfig
+	noBackfill bool // SetBackfill(false): CoflowSim's Dark simulator
+	order      []*Coflow
 	// Weighted mode: per-queue budgets per resource, and the sum of the
 	// weights present at each resource.
 	bud [][]float64
@@ -64,6 +65,12 @@ func NewAalo(c AaloConfig) (*Aalo, error) {
 
 // Config is the queue structure.
 func (p *Aalo) Config() AaloConfig { return p.cfg }
+
+// SetBackfill switches the backfill pass of Allocate on (the default) or
+// off. Without it, bandwidth the split leaves idles until the next
+// allocation, as in CoflowSim's Dark simulator: Aalo is then not
+// work-conserving.
+func (p *Aalo) SetBackfill(on bool) { p.noBackfill = !on }
 
 // crossTol is the relative slack with which a coflow reaches a limit, so
 // that floating-point noise at the exact crossing time cannot leave it a
@@ -168,7 +175,9 @@ func (p *Aalo) Allocate(a *Allocator, active []*Coflow) {
 			a.split(c, nil)
 		}
 	}
-	a.Backfill(p.order)
+	if !p.noBackfill {
+		a.Backfill(p.order)
+	}
 }
 
 // budgets divides every resource between the queues that have an
