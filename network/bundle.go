@@ -24,6 +24,11 @@ type bundleKey struct {
 	class    int
 	cap      float64 // 0 = none
 	explicit float64 // < 0 = max-min shared
+	// wait, with a Granularity, is the grid point a max-min flow started
+	// between grid points waits for (0 otherwise): such a flow must not join
+	// a bundle that already has a rate, so it gets a bundle of its own kind
+	// that stays free (rate 0) until the allocation at that grid point.
+	wait float64
 }
 
 // bundle is a set of flows with one route and one per-flow rate: its group's

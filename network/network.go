@@ -220,6 +220,11 @@ func (n *Network) rekey(now float64, id FlowID, change func(*bundleKey)) {
 func (n *Network) addFlow(fl *flow, k bundleKey, rem float64) {
 	var b *bundle
 	if k.explicit < 0 {
+		k.wait = 0
+		if n.cfg.Granularity > 0 && !n.onGrid(n.now) {
+			k.wait = n.ceilGrid(n.now) // (not the running bundle of its route: see bundleKey)
+		}
+		fl.key = k
 		b = n.bundles[k]
 	}
 	if b == nil {
@@ -245,6 +250,11 @@ func (n *Network) removeFlow(fl *flow) float64 {
 		g.advance(n.now)
 		n.touch(g)
 		rem -= g.clock
+	}
+	if rem < 0 && n.cfg.Granularity > 0 {
+		// (its bytes ran out between grid points and its group served it
+		// past its end: count its size exactly, as a completion does)
+		n.doneBytes[b.kind] += rem
 	}
 	rem = max(0, rem)
 	first := b.first
