@@ -138,7 +138,7 @@ func write(out io.Writer, ws []workload, baseline string, metrics []string) erro
 		}
 	}
 	for _, m := range metrics {
-		if !anyValue(ws, m) {
+		if !anyValue(ws, baseline, m) {
 			continue
 		}
 		fmt.Fprintf(out, "#### %s (relative to %s)\n\n| scheduler |", m, baseline)
@@ -176,10 +176,12 @@ func write(out io.Writer, ws []workload, baseline string, metrics []string) erro
 	return nil
 }
 
-func anyValue(ws []workload, m string) bool {
+// anyValue reports whether some workload has a nonzero baseline value of
+// m: otherwise no entry of the table could be a ratio.
+func anyValue(ws []workload, baseline, m string) bool {
 	for _, w := range ws {
-		for _, s := range w.scheds {
-			if len(w.value[s][m]) > 0 {
+		for _, v := range w.value[baseline][m] {
+			if v != 0 {
 				return true
 			}
 		}
@@ -191,6 +193,9 @@ func anyValue(ws []workload, m string) bool {
 func entry(w workload, s, baseline, m string) string {
 	if !slices.Contains(w.scheds, s) {
 		return "-"
+	}
+	if s == baseline {
+		return "1"
 	}
 	var ratios []float64
 	for _, seed := range slices.Sorted(maps.Keys(w.value[s][m])) {
@@ -262,7 +267,10 @@ func absolute(m string, v float64) string {
 	case m == "throughput":
 		return fmt.Sprintf("%.4g jobs/s", v)
 	case strings.HasPrefix(m, "jct") || strings.HasPrefix(m, "workflows.wct") || m == "makespan" || strings.HasPrefix(m, "cct"):
-		return units.FormatDuration(v)
+		if v < 60 {
+			return fmt.Sprintf("%.3gs", v)
+		}
+		return units.FormatDuration(math.Round(v))
 	}
 	return fmt.Sprintf("%.4g", v)
 }
