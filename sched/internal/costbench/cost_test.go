@@ -24,6 +24,7 @@ var shapes = []struct{ name, sched, extra string }{
 	{"dawn", "dawn", ""},
 	{"css", "css", ""},
 	{"stf", "stf", ""},
+	{"neat", "neat", ""},
 }
 
 // BenchmarkDecision reports each scheduler's own time per decision
