@@ -33,8 +33,24 @@ type Scheduler struct {
 	cands  []Candidate
 	sub    []Candidate
 	subIdx []int
-	count  []int
+
+	// count[r] is P_r, the preferences for rack r of the planned units in
+	// units (one per unit and preferred rack), kept as plans change and
+	// units leave (issue #21: it was recounted per container).
+	count []int
+	// pinUnits counts the units in units whose stage has a pinned task;
+	// while it is 0 no waiting task can be pinned to the offered machine.
+	pinUnits int
+	refCount []int // oldCount's scratch (tests)
 }
+
+// Test-only references (issue #21), nil outside tests: the original
+// per-container recount of P_r and scan of every live unit for a task
+// pinned to the machine.
+var (
+	referenceCount  func(s *Scheduler) []int
+	referencePinned func(s *Scheduler, live []*unit, m int) (*unit, sched.Task)
+)
 
 // job is Dawn's view of an active job.
 type job struct {
@@ -110,10 +126,20 @@ func (s *Scheduler) decide(v sched.View, m int, p *sched.Plan) bool {
 	if len(live) == 0 {
 		return false
 	}
-	for _, u := range live {
-		if t := u.st.NextWaiting(m); !t.IsZero() && t.Pin() == m {
+	if referencePinned != nil {
+		if u, t := referencePinned(s, live, m); u != nil {
 			s.stats.Pinned++
 			return s.place(v, u, t, m, p)
+		}
+	} else if s.pinUnits > 0 {
+		for _, u := range live {
+			if !u.hasPin {
+				continue
+			}
+			if t := u.st.NextWaiting(m); !t.IsZero() && t.Pin() == m {
+				s.stats.Pinned++
+				return s.place(v, u, t, m, p)
+			}
 		}
 	}
 	rack := v.RackOf(m)
@@ -192,6 +218,7 @@ func (s *Scheduler) candidates() []*unit {
 	live := s.live[:0]
 	for _, u := range s.units {
 		if u.st.Finished() >= u.st.NumTasks() {
+			s.leave(u)
 			continue
 		}
 		keep = append(keep, u)
@@ -211,24 +238,67 @@ func (s *Scheduler) candidates() []*unit {
 // finished (a job whose tasks all run still prefers its racks), one per
 // job and stage.
 func (s *Scheduler) balance(units, live []*unit, rack int) {
-	clear(s.count)
-	for _, u := range units {
-		if !u.planned {
-			continue
-		}
-		for _, p := range u.prefs {
-			s.count[p.Rack]++
-		}
+	count := s.count
+	if referenceCount != nil {
+		count = referenceCount(s)
 	}
-	hot := Balance(s.count, rack, s.cfg.Balance)
+	hot := Balance(count, rack, s.cfg.Balance)
 	if hot < 0 {
 		return
 	}
 	if k := mover(live, hot, rack); k >= 0 {
 		u := live[k]
 		u.prefs = append(u.prefs, Preferred{Rack: rack, Traffic: u.traffic(rack)})
+		if u.counted {
+			s.count[rack]++
+		}
 		s.stats.Balances++
 	}
+}
+
+// join adds a new unit to units.
+func (s *Scheduler) join(u *unit) {
+	s.units = append(s.units, u)
+	for _, t := range u.st.Tasks() {
+		if t.Pin() >= 0 {
+			u.hasPin = true
+			s.pinUnits++
+			break
+		}
+	}
+}
+
+// leave takes a finished unit's preferences and pins out of the counts as
+// it leaves units.
+func (s *Scheduler) leave(u *unit) {
+	s.uncount(u)
+	u.left = true
+	if u.hasPin {
+		u.hasPin = false
+		s.pinUnits--
+	}
+}
+
+// uncount removes u's preferences from P_r.
+func (s *Scheduler) uncount(u *unit) {
+	if !u.counted {
+		return
+	}
+	for _, p := range u.prefs {
+		s.count[p.Rack]--
+	}
+	u.counted = false
+}
+
+// recount adds u's (new) preferences to P_r while it is in units.
+func (s *Scheduler) recount(u *unit) {
+	if u.counted || u.left || !u.planned {
+		return
+	}
+	for _, p := range u.prefs {
+		s.count[p.Rack]++
+	}
+	u.counted = true
 }
 
 // starving is the starvation guard: the stage preferring rack that has

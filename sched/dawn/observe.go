@@ -61,7 +61,7 @@ func (s *Scheduler) ready(v sched.View, st sched.Stage) {
 	}
 	u := &unit{j: j, st: st, role: roleOf(st)}
 	s.byStage[st] = u
-	s.units = append(s.units, u)
+	s.join(u)
 	if u.role == input || parentsDone(st) {
 		s.plan(v, u)
 		u.lastServed = v.Now()

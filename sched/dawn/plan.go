@@ -75,6 +75,8 @@ func DepRack(cost []float64, maxReduce, from int) int {
 // plan chooses u's preferred racks from where its data is now (Algorithm 2
 // lines 3-12, and 13-16 when called again for an output stage).
 func (s *Scheduler) plan(v sched.View, u *unit) {
+	s.uncount(u)
+	defer s.recount(u)
 	u.locate(v)
 	u.maxRack = argmax(u.data, u.j.seq)
 	u.depRack = u.maxRack

@@ -55,6 +55,11 @@ type unit struct {
 	maxRack    int     // max_map or max_reduce
 	depRack    int     // dep_reduce (output stages; maxRack otherwise)
 	lastServed float64 // when it last got a container (starvation guard)
+
+	// bookkeeping of the kept counts (Scheduler.count, pinUnits)
+	counted bool // prefs are in Scheduler.count
+	left    bool // finished and dropped from Scheduler.units
+	hasPin  bool // a task of the stage is pinned, counted in pinUnits
 }
 
 // traffic is the bytes the stage moves across racks if it runs in rack r.
