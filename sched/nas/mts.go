@@ -22,21 +22,45 @@ type mapCand struct {
 // output closest to the space left), else a data-local map, else its
 // smallest-output map; otherwise the user is skipped and counted.
 func (s *Scheduler) mapFor(v sched.View, u *user, m int, avail float64) sched.Task {
+	s.refused = s.refused[:0]
 	best, eligible := s.localQualified(v, u, m, avail)
 	if !eligible {
+		if s.hold {
+			s.stats.Held++
+			for _, j := range u.jobs {
+				if j.tasks.WaitingMaps > 0 && s.held(j) {
+					s.jobStats(j).Held++
+				}
+			}
+		}
 		return sched.Task{} // every waiting map of the user is held: not a skip
 	}
+	s.stats.MapRequests++
+	for _, j := range s.refused {
+		s.jobStats(j).BudgetRefused++
+	}
 	if !best.IsZero() {
+		if len(s.refused) > 0 {
+			s.stats.BudgetChanged++
+		}
 		u.mapSkip = 0
 		return best
 	}
+	if len(s.refused) > 0 {
+		s.stats.BudgetSkipped++
+	}
 	if u.mapSkip >= s.cfg.MapSkips {
-		if t := s.anyQualified(v, u, m, avail); !t.IsZero() {
-			return t
+		t := s.anyQualified(v, u, m, avail)
+		if t.IsZero() {
+			t = s.leastOutput(v, u, m)
 		}
-		return s.leastOutput(v, u, m)
+		if !t.IsZero() {
+			s.stats.AtMapSkips++
+		}
+		return t
 	}
 	u.mapSkip++
+	s.stats.MapSkipsCount++
 	return sched.Task{}
 }
 
@@ -73,6 +97,7 @@ func (s *Scheduler) localQualified(v sched.View, u *user, m int, avail float64) 
 		}
 		c := mapCand{t: t, j: j, out: s.mapOutput(v, j, t)}
 		if c.out > avail {
+			s.refused = append(s.refused, j) // counters only
 			return
 		}
 		if bc.t.IsZero() || s.betterLocal(c, bc, avail) {

@@ -28,6 +28,8 @@ type Scheduler struct {
 	total  mapreduce.Tasks  // every active job's tasks
 	rampup mapreduce.Rampup // the reduce ramp-up limit; its Slots are the cluster's containers
 	stats  Stats
+
+	refused []*job // counters only: jobs whose local map the budget refused at this request
 }
 
 // Stats are counters of one run, for analysis and tests.
@@ -42,6 +44,59 @@ type Stats struct {
 	// (Fig. 3e).
 	Samples          int
 	OverThresholdSum float64
+
+	// MTS, per map request served for a user with maps MTS may start.
+	// MapRequests counts them; BudgetChanged launched a data-local map
+	// other than one a data-local map was refused for by the budget (the
+	// budget changed the pick); BudgetSkipped found only over-budget
+	// data-local maps and launched none of them (a skip or a non-local
+	// map instead). MapSkipsCount counts skip-counter increments; AtMapSkips
+	// maps launched at D^m (qualified, or least output); Held counts requests
+	// where every waiting map of the user was held by CR-RTS.
+	MapRequests, BudgetChanged, BudgetSkipped int
+	MapSkipsCount, AtMapSkips, Held           int
+	// CA-RTS: CARTSMoved reducers went to another job than the MTS-only
+	// ablation (the user's first job in arrival order) would have taken;
+	// CARTSUnder reducers were of a job under its ReduceNum on that rack.
+	CARTSMoved, CARTSUnder int
+	// CR-RTS: Activations counts reduce requests served while congested,
+	// CongestionSum adds the smoothed cross-rack utilisation at each;
+	// CRRTSLight reducers of light jobs launched, CRRTSSkipped requests
+	// skipped the user (its heavier reducers marked delayed), CRRTSForced
+	// reducers launched at D^r. HoldTicks counts ticks with the map hold on.
+	Activations                           int
+	CongestionSum                         float64
+	CRRTSLight, CRRTSSkipped, CRRTSForced int
+	HoldTicks                             int
+	// Jobs has the per-job counters by job ID (jobs never touched are
+	// absent).
+	Jobs map[string]*JobStats
+}
+
+// JobStats are one job's counters: how often each mechanism changed what
+// happened to it, and its class when it was last touched.
+type JobStats struct {
+	Class Class
+	// BudgetRefused: MTS refused a data-local map of this job for the
+	// budget; Held: its maps were held by CR-RTS at a request;
+	// CARTSMoved: CA-RTS placed one of its reducers where the MTS-only
+	// order would have placed another job's (or vice versa: CARTSDisplaced
+	// counts the job the ablation would have served); CRDelayed: CR-RTS
+	// skipped its reducer during congestion.
+	BudgetRefused, Held, CARTSMoved, CARTSDisplaced, CRDelayed int
+}
+
+func (s *Scheduler) jobStats(j *job) *JobStats {
+	if s.stats.Jobs == nil {
+		s.stats.Jobs = map[string]*JobStats{}
+	}
+	js := s.stats.Jobs[j.sj.ID()]
+	if js == nil {
+		js = &JobStats{}
+		s.stats.Jobs[j.sj.ID()] = js
+	}
+	js.Class = j.class
+	return js
 }
 
 // New builds NAS with the given configuration.

@@ -68,11 +68,22 @@ func (s *Scheduler) reduceFor(v sched.View, u *user, m int, congested bool) sche
 	switch {
 	case congested && s.cfg.CRRTS:
 		s.hold = s.cfg.HoldMaps
+		s.stats.Activations++
+		s.stats.CongestionSum += v.Monitor().CrossRackUtilization
 		return s.crRTS(v, u, m)
 	case s.cfg.CARTS:
 		t := s.bestReducer(v, u, m, false, nil)
 		if !t.IsZero() {
 			s.stats.CARTS++
+			j := s.byJob[t.Job()]
+			if caCategory(j, v.RackOf(m)) < 3 {
+				s.stats.CARTSUnder++
+			}
+			if f := s.firstReducer(u, m); !f.IsZero() && f.Job() != t.Job() {
+				s.stats.CARTSMoved++
+				s.jobStats(j).CARTSMoved++
+				s.jobStats(s.byJob[f.Job()]).CARTSDisplaced++
+			}
 		}
 		return t
 	}
@@ -90,12 +101,14 @@ func (s *Scheduler) crRTS(v sched.View, u *user, m int) sched.Task {
 		t := s.bestReducer(v, u, m, true, nil)
 		if !t.IsZero() {
 			s.stats.CRRTS++
+			s.stats.CRRTSForced++
 		}
 		return t
 	}
 	if t := s.bestReducer(v, u, m, true, isLight); !t.IsZero() {
 		u.reduceSkip = 0
 		s.stats.CRRTS++
+		s.stats.CRRTSLight++
 		return t
 	}
 	skipped := false
@@ -103,10 +116,12 @@ func (s *Scheduler) crRTS(v sched.View, u *user, m int) sched.Task {
 		if j.tasks.WaitingReduces > 0 && j.class != Light && s.mayStartReducer(j) {
 			j.delayed = true
 			skipped = true
+			s.jobStats(j).CRDelayed++
 		}
 	}
 	if skipped {
 		u.reduceSkip++
+		s.stats.CRRTSSkipped++
 	}
 	return sched.Task{}
 }

@@ -68,5 +68,8 @@ func (s *Scheduler) Tick(v sched.View) {
 		}
 	}
 	s.stats.Samples++
+	if s.hold {
+		s.stats.HoldTicks++
+	}
 	s.stats.OverThresholdSum += float64(over) / float64(len(s.nodeOut))
 }

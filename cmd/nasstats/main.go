@@ -1,0 +1,285 @@
+// Command nasstats runs NAS on a sweep's base scenario and prints the
+// counters of its mechanisms (nas.Stats: how often MTS's budget changed or
+// blocked a map pick, how often CA-RTS placed another job's reducer than
+// the MTS-only order would have, CR-RTS's activations and the congestion
+// they saw) and, per shuffle class, the jobs each mechanism touched with
+// their mean JCT (issue #18). With a variant (-vs), the same jobs' mean JCT
+// in the variant is printed next to the base's.
+//
+// The counters are not part of a run directory, so nasstats runs the
+// scenario itself, in process, like cmd/pbstats: the sweep's base document
+// with `scheduler: {name: nas}` and the seed, changed by -set.
+//
+// Usage:
+//
+//	nasstats [-seed 1] [-set PATH=VALUE]... [-vs PATH=VALUE]... SWEEP
+//
+// SWEEP is a catalog entry (nas/schedulers) or a sweep file. -set changes
+// every run (workload.options.max_jobs=2000,
+// scheduler.params.light_shuffle=0.1MB); -vs changes the variant only
+// (scheduler.params.ca_rts=false, scheduler.name=fair). A variant that is
+// not NAS has no counters.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/goccy/go-yaml"
+
+	"github.com/netsched/netsched/experiment"
+	"github.com/netsched/netsched/metrics"
+	"github.com/netsched/netsched/scenario"
+	"github.com/netsched/netsched/sched"
+	"github.com/netsched/netsched/sched/nas"
+	"github.com/netsched/netsched/sim"
+	_ "github.com/netsched/netsched/trace/register"
+)
+
+type setList []string
+
+func (l *setList) String() string     { return strings.Join(*l, ",") }
+func (l *setList) Set(s string) error { *l = append(*l, s); return nil }
+
+func main() {
+	seed := flag.Uint64("seed", 1, "scenario seed (the sweep's cells use 1..seeds)")
+	var set, vs setList
+	flag.Var(&set, "set", "PATH=VALUE: change the scenario document of every run (repeatable)")
+	flag.Var(&vs, "vs", "PATH=VALUE: change the variant's document (repeatable); without it only the base runs")
+	flag.Usage = func() {
+		fmt.Fprintln(os.Stderr, "usage: nasstats [-seed N] [-set PATH=VALUE]... [-vs PATH=VALUE]... SWEEP")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if flag.NArg() != 1 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	if err := run(os.Stdout, flag.Arg(0), *seed, set, vs); err != nil {
+		fmt.Fprintln(os.Stderr, "nasstats:", err)
+		os.Exit(1)
+	}
+}
+
+// outcome is one run: its jobs, summary and, under NAS, its counters.
+type outcome struct {
+	jobs  []metrics.JobRecord
+	sum   metrics.Summary
+	stats *nas.Stats
+}
+
+func run(w io.Writer, name string, seed uint64, set, vs []string) error {
+	sw, err := loadSweep(name)
+	if err != nil {
+		return err
+	}
+	base, err := simulate(sw, seed, set)
+	if err != nil {
+		return err
+	}
+	var variant *outcome
+	if len(vs) > 0 {
+		if variant, err = simulate(sw, seed, append(append([]string(nil), set...), vs...)); err != nil {
+			return err
+		}
+	}
+	printRun(w, "base", base)
+	if variant != nil {
+		printRun(w, "variant", variant)
+	}
+	if base.stats != nil {
+		fmt.Fprintln(w)
+		printTouched(w, base, variant)
+	}
+	return nil
+}
+
+func loadSweep(name string) (*experiment.Sweep, error) {
+	if _, err := os.Stat(name); err == nil {
+		return experiment.Load(name)
+	}
+	return experiment.LoadCatalog(name)
+}
+
+// simulate runs the sweep's base (scheduler nas unless changed) with the
+// changes applied.
+func simulate(sw *experiment.Sweep, seed uint64, changes []string) (*outcome, error) {
+	doc := deepCopy(sw.Base).(map[string]any)
+	doc["scheduler"] = map[string]any{"name": "nas"}
+	doc["seed"] = seed
+	for _, c := range changes {
+		path, raw, ok := strings.Cut(c, "=")
+		if !ok {
+			return nil, fmt.Errorf("change %q: expected PATH=VALUE", c)
+		}
+		var v any
+		if err := yaml.Unmarshal([]byte(raw), &v); err != nil {
+			return nil, fmt.Errorf("change %q: %w", c, err)
+		}
+		setPath(doc, strings.Split(path, "."), v)
+	}
+	text, err := yaml.Marshal(doc)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := scenario.Parse("nasstats.yaml", text, sw.BaseDir)
+	if err != nil {
+		return nil, err
+	}
+	built, err := sched.NewScheduler(sc.Scheduler.Name, sc.Scheduler.Params)
+	if err != nil {
+		return nil, err
+	}
+	res, err := sim.RunWith(sc, built)
+	if err != nil {
+		return nil, err
+	}
+	o := &outcome{jobs: res.Jobs, sum: res.Summary}
+	if s, ok := built.(*nas.Scheduler); ok {
+		st := s.Stats()
+		o.stats = &st
+	}
+	return o, nil
+}
+
+func setPath(doc map[string]any, path []string, v any) {
+	for _, k := range path[:len(path)-1] {
+		next, ok := doc[k].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			if name, isName := doc[k].(string); isName && k == "scheduler" {
+				next["name"] = name
+			}
+			doc[k] = next
+		}
+		doc = next
+	}
+	doc[path[len(path)-1]] = v
+}
+
+func deepCopy(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = deepCopy(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = deepCopy(e)
+		}
+		return out
+	}
+	return v
+}
+
+func printRun(w io.Writer, name string, o *outcome) {
+	s := o.sum
+	fmt.Fprintf(w, "%s: %d jobs, throughput %.4f jobs/s, mean JCT %.1f s, makespan %.0f s, congested %d of %d samples\n",
+		name, len(o.jobs), s.Throughput, s.JCT.Mean, s.Makespan, s.Congested, s.MonitorSamples)
+	st := o.stats
+	if st == nil {
+		return
+	}
+	pct := func(a, b int) string {
+		if b == 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%.1f%%", 100*float64(a)/float64(b))
+	}
+	fmt.Fprintf(w, "  MTS: %d map requests; budget changed the local pick %d (%s), refused every local map %d (%s); skips %d; launched at D^m %d; requests held by CR-RTS %d\n",
+		st.MapRequests, st.BudgetChanged, pct(st.BudgetChanged, st.MapRequests), st.BudgetSkipped, pct(st.BudgetSkipped, st.MapRequests),
+		st.MapSkipsCount, st.AtMapSkips, st.Held)
+	fmt.Fprintf(w, "  CA-RTS: %d reducers; %d (%s) of a job under its ReduceNum on the rack; %d (%s) of another job than the MTS-only order\n",
+		st.CARTS, st.CARTSUnder, pct(st.CARTSUnder, st.CARTS), st.CARTSMoved, pct(st.CARTSMoved, st.CARTS))
+	mean := 0.0
+	if st.Activations > 0 {
+		mean = st.CongestionSum / float64(st.Activations)
+	}
+	fmt.Fprintf(w, "  CR-RTS: %d reduce requests while congested (mean utilisation %.3f); light reducers %d, user skipped %d, forced at D^r %d; hold on %d of %d ticks (%s)\n",
+		st.Activations, mean, st.CRRTSLight, st.CRRTSSkipped, st.CRRTSForced, st.HoldTicks, st.Samples, pct(st.HoldTicks, st.Samples))
+}
+
+// printTouched gives, per NAS class of the job when last touched (light,
+// medium, heavy; "-" for untouched jobs), the jobs each mechanism touched
+// in the base run and their mean JCT in the base and the variant.
+func printTouched(w io.Writer, base, variant *outcome) {
+	vj := map[string]float64{}
+	if variant != nil {
+		for _, j := range variant.jobs {
+			vj[j.ID] = j.JCT
+		}
+	}
+	type agg struct {
+		n      int
+		b, v   float64
+		nv     int
+		anyHit bool
+	}
+	mechs := []struct {
+		name string
+		hit  func(*nas.JobStats) bool
+	}{
+		{"MTS budget refused a local map", func(s *nas.JobStats) bool { return s.BudgetRefused > 0 }},
+		{"maps held by CR-RTS", func(s *nas.JobStats) bool { return s.Held > 0 }},
+		{"CA-RTS took its reducer out of order", func(s *nas.JobStats) bool { return s.CARTSMoved > 0 }},
+		{"CA-RTS passed over its reducer", func(s *nas.JobStats) bool { return s.CARTSDisplaced > 0 }},
+		{"CR-RTS delayed its reducer", func(s *nas.JobStats) bool { return s.CRDelayed > 0 }},
+		{"untouched", nil},
+	}
+	classes := []string{"light", "medium", "heavy"}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	head := "mechanism\tclass\tjobs\tmean JCT base"
+	if variant != nil {
+		head += "\tmean JCT variant\tchange"
+	}
+	fmt.Fprintln(tw, head)
+	for _, m := range mechs {
+		by := map[string]*agg{}
+		for _, j := range base.jobs {
+			js := base.stats.Jobs[j.ID]
+			var cls string
+			if m.hit == nil {
+				if js != nil && (js.BudgetRefused+js.Held+js.CARTSMoved+js.CARTSDisplaced+js.CRDelayed) > 0 {
+					continue
+				}
+				cls = "all"
+			} else {
+				if js == nil || !m.hit(js) {
+					continue
+				}
+				cls = classes[js.Class]
+			}
+			a := by[cls]
+			if a == nil {
+				a = &agg{}
+				by[cls] = a
+			}
+			a.n++
+			a.b += j.JCT
+			if v, ok := vj[j.ID]; ok {
+				a.v += v
+				a.nv++
+			}
+		}
+		for _, cls := range append(classes, "all") {
+			a := by[cls]
+			if a == nil {
+				continue
+			}
+			row := fmt.Sprintf("%s\t%s\t%d\t%.1f", m.name, cls, a.n, a.b/float64(a.n))
+			if variant != nil && a.nv > 0 {
+				vm := a.v / float64(a.nv)
+				row += fmt.Sprintf("\t%.1f\t%+.1f%%", vm, 100*(vm/(a.b/float64(a.n))-1))
+			}
+			fmt.Fprintln(tw, row)
+		}
+	}
+	tw.Flush()
+}
