@@ -26,28 +26,19 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"text/tabwriter"
-
-	"github.com/goccy/go-yaml"
 
 	"github.com/netsched/netsched/experiment"
 	"github.com/netsched/netsched/metrics"
-	"github.com/netsched/netsched/scenario"
 	"github.com/netsched/netsched/sched"
 	"github.com/netsched/netsched/sched/nas"
 	"github.com/netsched/netsched/sim"
 	_ "github.com/netsched/netsched/trace/register"
 )
 
-type setList []string
-
-func (l *setList) String() string     { return strings.Join(*l, ",") }
-func (l *setList) Set(s string) error { *l = append(*l, s); return nil }
-
 func main() {
 	seed := flag.Uint64("seed", 1, "scenario seed (the sweep's cells use 1..seeds)")
-	var set, vs setList
+	var set, vs experiment.Changes
 	flag.Var(&set, "set", "PATH=VALUE: change the scenario document of every run (repeatable)")
 	flag.Var(&vs, "vs", "PATH=VALUE: change the variant's document (repeatable); without it only the base runs")
 	flag.Usage = func() {
@@ -73,7 +64,7 @@ type outcome struct {
 }
 
 func run(w io.Writer, name string, seed uint64, set, vs []string) error {
-	sw, err := loadSweep(name)
+	sw, err := experiment.LoadFileOrCatalog(name)
 	if err != nil {
 		return err
 	}
@@ -98,35 +89,10 @@ func run(w io.Writer, name string, seed uint64, set, vs []string) error {
 	return nil
 }
 
-func loadSweep(name string) (*experiment.Sweep, error) {
-	if _, err := os.Stat(name); err == nil {
-		return experiment.Load(name)
-	}
-	return experiment.LoadCatalog(name)
-}
-
 // simulate runs the sweep's base (scheduler nas unless changed) with the
 // changes applied.
 func simulate(sw *experiment.Sweep, seed uint64, changes []string) (*outcome, error) {
-	doc := deepCopy(sw.Base).(map[string]any)
-	doc["scheduler"] = map[string]any{"name": "nas"}
-	doc["seed"] = seed
-	for _, c := range changes {
-		path, raw, ok := strings.Cut(c, "=")
-		if !ok {
-			return nil, fmt.Errorf("change %q: expected PATH=VALUE", c)
-		}
-		var v any
-		if err := yaml.Unmarshal([]byte(raw), &v); err != nil {
-			return nil, fmt.Errorf("change %q: %w", c, err)
-		}
-		setPath(doc, strings.Split(path, "."), v)
-	}
-	text, err := yaml.Marshal(doc)
-	if err != nil {
-		return nil, err
-	}
-	sc, err := scenario.Parse("nasstats.yaml", text, sw.BaseDir)
+	sc, err := sw.BaseScenario("nas", seed, changes)
 	if err != nil {
 		return nil, err
 	}
@@ -144,39 +110,6 @@ func simulate(sw *experiment.Sweep, seed uint64, changes []string) (*outcome, er
 		o.stats = &st
 	}
 	return o, nil
-}
-
-func setPath(doc map[string]any, path []string, v any) {
-	for _, k := range path[:len(path)-1] {
-		next, ok := doc[k].(map[string]any)
-		if !ok {
-			next = map[string]any{}
-			if name, isName := doc[k].(string); isName && k == "scheduler" {
-				next["name"] = name
-			}
-			doc[k] = next
-		}
-		doc = next
-	}
-	doc[path[len(path)-1]] = v
-}
-
-func deepCopy(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = deepCopy(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = deepCopy(e)
-		}
-		return out
-	}
-	return v
 }
 
 func printRun(w io.Writer, name string, o *outcome) {

@@ -61,12 +61,3 @@ func TestRun(t *testing.T) {
 		}
 	}
 }
-
-func TestSetPath(t *testing.T) {
-	doc := map[string]any{"scheduler": "nas"}
-	setPath(doc, []string{"scheduler", "params", "cr_rts"}, false)
-	s := doc["scheduler"].(map[string]any)
-	if s["name"] != "nas" || s["params"].(map[string]any)["cr_rts"] != false {
-		t.Fatalf("setPath: %v", doc)
-	}
-}

@@ -54,13 +54,3 @@ func TestRun(t *testing.T) {
 		t.Errorf("S's JCT change (1 s -> 5 s, +400%%) missing:\n%s", text)
 	}
 }
-
-func TestSetPath(t *testing.T) {
-	doc := map[string]any{"scheduler": "pushbox"}
-	setPath(doc, []string{"scheduler", "params", "ablate"}, "W")
-	setPath(doc, []string{"cluster", "nic"}, "1Gbps")
-	s := doc["scheduler"].(map[string]any)
-	if s["name"] != "pushbox" || s["params"].(map[string]any)["ablate"] != "W" || doc["cluster"].(map[string]any)["nic"] != "1Gbps" {
-		t.Fatalf("doc %v", doc)
-	}
-}
