@@ -18,8 +18,6 @@
 package main
 
 import (
-	"encoding/csv"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -28,10 +26,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/netsched/netsched/internal/units"
+	"github.com/netsched/netsched/report"
 )
 
 func main() {
@@ -65,62 +63,40 @@ func main() {
 type workload struct {
 	name   string
 	scheds []string // in file order
-	value  map[string]map[string]map[string]float64
+	value  map[string]map[string]map[uint64]float64
 	errs   map[string]string // scheduler -> its first error
 }
 
 func readWorkload(dir string) (workload, error) {
 	path := filepath.Join(dir, "results.csv")
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return workload{}, err
 	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	head, err := r.Read()
+	t, err := report.ReadCSV(path, data)
 	if err != nil {
-		return workload{}, fmt.Errorf("%s: %v", path, err)
+		return workload{}, err
 	}
-	col := map[string]int{}
-	for i, h := range head {
-		col[h] = i
-	}
-	for _, k := range []string{"scheduler", "seed", "metric", "value", "error"} {
-		if _, ok := col[k]; !ok {
-			return workload{}, fmt.Errorf("%s: no column %q (expected a sweep's results.csv)", path, k)
-		}
-	}
-	w := workload{name: filepath.Base(filepath.Clean(dir)), value: map[string]map[string]map[string]float64{}, errs: map[string]string{}}
-	for line := 2; ; line++ {
-		rec, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return workload{}, fmt.Errorf("%s: %v", path, err)
-		}
-		s, seed, m := rec[col["scheduler"]], rec[col["seed"]], rec[col["metric"]]
+	w := workload{name: filepath.Base(filepath.Clean(dir)), value: map[string]map[string]map[uint64]float64{}, errs: map[string]string{}}
+	for _, r := range t.Rows {
+		s := r.Scheduler
 		if !slices.Contains(w.scheds, s) {
 			w.scheds = append(w.scheds, s)
-			w.value[s] = map[string]map[string]float64{}
+			w.value[s] = map[string]map[uint64]float64{}
 		}
-		if e := rec[col["error"]]; e != "" {
+		if r.Error != "" {
 			if _, seen := w.errs[s]; !seen {
-				w.errs[s] = e
+				w.errs[s] = r.Error
 			}
 			continue
 		}
-		if rec[col["value"]] == "" {
+		if math.IsNaN(r.Value) {
 			continue
 		}
-		v, err := strconv.ParseFloat(rec[col["value"]], 64)
-		if err != nil {
-			return workload{}, fmt.Errorf("%s:%d: value: %v", path, line, err)
+		if w.value[s][r.Metric] == nil {
+			w.value[s][r.Metric] = map[uint64]float64{}
 		}
-		if w.value[s][m] == nil {
-			w.value[s][m] = map[string]float64{}
-		}
-		w.value[s][m][seed] = v
+		w.value[s][r.Metric][r.Seed] = r.Value
 	}
 	return w, nil
 }
@@ -229,7 +205,7 @@ func mean(xs []float64) float64 {
 
 // values lists a seed -> value map's values in seed order, so that sums
 // round the same way on every run.
-func values(bySeed map[string]float64) []float64 {
+func values(bySeed map[uint64]float64) []float64 {
 	out := make([]float64, 0, len(bySeed))
 	for _, k := range slices.Sorted(maps.Keys(bySeed)) {
 		out = append(out, bySeed[k])
