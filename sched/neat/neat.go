@@ -7,6 +7,7 @@ import (
 
 	"github.com/netsched/netsched/network"
 	"github.com/netsched/netsched/sched"
+	"github.com/netsched/netsched/sched/internal/fairlist"
 	"github.com/netsched/netsched/workload"
 )
 
@@ -237,7 +238,7 @@ func (s *Scheduler) placeFair(v sched.View, p *sched.Plan) int {
 	h := s.order[:0]
 	for _, j := range v.Jobs() {
 		if j.Waiting() > 0 {
-			h = append(h, fairJob{job: j, running: j.Running()})
+			h = append(h, fairJob{job: j, key: fairlist.Key{Running: j.Running(), Seq: j.Seq()}})
 		}
 	}
 	heap.Init(&h)
@@ -251,7 +252,7 @@ func (s *Scheduler) placeFair(v sched.View, p *sched.Plan) int {
 			heap.Pop(&h) // nothing of it fits now, or nothing left
 			continue
 		}
-		h[0].running++
+		h[0].key.Running++
 		heap.Fix(&h, 0)
 	}
 	s.order = h[:0]
@@ -259,21 +260,16 @@ func (s *Scheduler) placeFair(v sched.View, p *sched.Plan) int {
 }
 
 type fairJob struct {
-	job     sched.Job
-	running int // its running tasks, those placed in this pass included
+	job sched.Job
+	key fairlist.Key // Running: its running tasks, those placed in this pass included
 }
 
 type fairHeap []fairJob
 
-func (h fairHeap) Len() int { return len(h) }
-func (h fairHeap) Less(i, k int) bool {
-	if h[i].running != h[k].running {
-		return h[i].running < h[k].running
-	}
-	return h[i].job.Seq() < h[k].job.Seq()
-}
-func (h fairHeap) Swap(i, k int) { h[i], h[k] = h[k], h[i] }
-func (h *fairHeap) Push(x any)   { *h = append(*h, x.(fairJob)) }
+func (h fairHeap) Len() int           { return len(h) }
+func (h fairHeap) Less(i, k int) bool { return fairlist.Before(&h[i].key, &h[k].key) }
+func (h fairHeap) Swap(i, k int)      { h[i], h[k] = h[k], h[i] }
+func (h *fairHeap) Push(x any)        { *h = append(*h, x.(fairJob)) }
 func (h *fairHeap) Pop() any {
 	old := *h
 	x := old[len(old)-1]
