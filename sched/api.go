@@ -312,7 +312,7 @@ type FlowState struct {
 	Policy       string
 	PolicyParams map[string]any
 	// Links describes every link, indexed as CoflowFlow.Links (network.API
-	// Links order).
+	// Links order); shared across calls: read only.
 	Links []network.LinkInfo
 	// Flows are the flows in flight, by receiving machine in id order,
 	// then by the receiving task's start order there, then by start order.

@@ -12,7 +12,10 @@ import (
 
 // view is the engine's implementation of sched.View and of the backend of
 // the plans it hands to the scheduler.
-type view struct{ e *Engine }
+type view struct {
+	e     *Engine
+	links []network.LinkInfo // the network's links, fixed for its life (FlowsInFlight)
+}
 
 var access state.Access
 
@@ -159,7 +162,10 @@ func (v *view) Oversubscribed() bool {
 // and flow start order.
 func (v *view) FlowsInFlight() sched.FlowState {
 	e := v.e
-	fs := sched.FlowState{Policy: e.sc.Scheduler.Network, PolicyParams: e.sc.Scheduler.NetworkParams, Links: e.net.Links()}
+	if v.links == nil {
+		v.links = e.net.Links()
+	}
+	fs := sched.FlowState{Policy: e.sc.Scheduler.Network, PolicyParams: e.sc.Scheduler.NetworkParams, Links: v.links}
 	q, _ := e.net.(network.Querier)
 	var links []int
 	for _, mc := range e.machines {
