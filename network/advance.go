@@ -10,6 +10,10 @@ import (
 // one instant into a storm of zero-length steps.
 func timeTol(t float64) float64 { return 1e-11 * max(1, math.Abs(t)) }
 
+// Apart reports whether an event at a comes strictly before one at b, beyond
+// the tolerance within which AdvanceTo processes events as one.
+func Apart(a, b float64) bool { return a+timeTol(a) < b }
+
 // byteTol is the relative size below which a flow's remaining bytes count as
 // nothing.
 const byteTol = 1e-9
@@ -37,7 +41,7 @@ func (n *Network) nextTime() float64 {
 	if n.ocs != nil {
 		t = min(t, n.ocs.nextEvent())
 	}
-	if n.mon != nil {
+	if n.mon != nil && !n.mon.resting {
 		t = min(t, n.mon.next)
 	}
 	return max(t, n.now)
@@ -66,6 +70,14 @@ func (n *Network) advance(t float64, done func(Completion)) {
 	for {
 		n.flush()
 		te := n.nextTime()
+		if m := n.mon; m != nil && m.resting {
+			// Samples alone in their step repeat the last one: skip them.
+			// The next is taken as usual (it leaves the monitor resting).
+			if !n.unallocated() {
+				m.skip(n, min(te, t))
+			}
+			te = max(min(te, m.next), n.now)
+		}
 		if te > t+timeTol(t) || math.IsInf(te, 1) {
 			break
 		}

@@ -727,6 +727,9 @@ func (n *Network) setLoad(l int32, load float64) {
 		return
 	}
 	ln.advance(n.now)
+	if n.mon != nil {
+		n.mon.resting = false
+	}
 	if ln.loadEp != n.allocEp {
 		ln.loadEp, ln.oldLoad = n.allocEp, ln.load
 	}

@@ -68,13 +68,20 @@ type MonitorConfig struct {
 	Interval  float64 // seconds between samples; default 1 s; negative disables
 	Window    float64 // EMA time constant in seconds; default 5 s
 	Threshold float64 // cross-rack utilisation at or above which the core is "saturated"; default 0.8
-	// OnSample, when set, receives every sample (for a timeline output).
+	// OnSample, when set, receives every sample (for a timeline output); a
+	// stretch of identical samples skipped at once arrives as one call with
+	// its Count.
 	OnSample func(Sample)
 }
 
 // Sample is one monitor reading.
 type Sample struct {
-	Time                 float64
+	Time float64
+	// Count is how many samples this reading stands for, taken at Since,
+	// Since+Interval, ..., Time: 1, or more when the network skipped a
+	// stretch of identical samples (idle or constant load) in one step.
+	Count                int
+	Since                float64
 	CrossRackUtilization float64   // smoothed, 0..1 (0 when there are no rack links)
 	Saturated            bool      // CrossRackUtilization >= Threshold
 	ReceiveRate          []float64 // smoothed bytes/s into each machine (shared slice: copy to keep)

@@ -187,6 +187,17 @@ type Ticker interface {
 	Tick(v View)
 }
 
+// RepeatTicker is a Ticker whose Tick depends on nothing that stays still
+// while nothing else happens (not on the time): Ticks(v, n) does what n calls
+// to Tick in a row, with nothing in between, would do. The engine then passes
+// an idle stretch (a long transfer on a slow link) in one step instead of a
+// tick per interval; it calls Ticks at the first of the n ticks. (A wrapper
+// that embeds a RepeatTicker and overrides Tick must override Ticks too.)
+type RepeatTicker interface {
+	Ticker
+	Ticks(v View, n int)
+}
+
 // Initializer is called once before the first event.
 type Initializer interface {
 	Init(v View) error

@@ -163,10 +163,10 @@ func (c *collector) job(j *state.Job) {
 }
 
 func (c *collector) sample(s network.Sample) {
-	c.samples++
+	c.samples += s.Count
 	c.saturated = s.Saturated
 	if s.Saturated {
-		c.congested++
+		c.congested += s.Count
 	}
 	if c.timeline == nil {
 		return
@@ -180,6 +180,12 @@ func (c *collector) sample(s network.Sample) {
 			row.MeanReceiveRate += r
 		}
 		row.MeanReceiveRate /= float64(n)
+	}
+	if s.Count > 1 {
+		// A stretch of identical samples: its first and last rows.
+		first := row
+		first.Time = s.Since
+		c.timeline = append(c.timeline, first)
 	}
 	c.timeline = append(c.timeline, row)
 }

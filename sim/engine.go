@@ -45,6 +45,8 @@ type Engine struct {
 	placer        sched.DataPlacer
 	observer      sched.Observer
 	ticker        sched.Ticker
+	repeatTicker  sched.RepeatTicker
+	ticks         int // ticks taken; tick k is at k × TickInterval
 	failer        sched.Failer
 	gater         sched.FetchGater
 	rackScheduler sched.RackHeartbeater
@@ -161,6 +163,7 @@ func New(sc *scenario.Scenario, s sched.Scheduler) (*Engine, error) {
 	e.placer, _ = s.(sched.DataPlacer)
 	e.observer, _ = s.(sched.Observer)
 	e.ticker, _ = s.(sched.Ticker)
+	e.repeatTicker, _ = s.(sched.RepeatTicker)
 	e.failer, _ = s.(sched.Failer)
 	e.gater, _ = s.(sched.FetchGater)
 	e.rackScheduler, _ = s.(sched.RackHeartbeater)
@@ -221,6 +224,7 @@ func (e *Engine) Run() (*metrics.Result, error) {
 		if e.progress != nil {
 			e.reportProgress()
 		}
+		e.repeatTicks()
 		// A run whose work can never progress would otherwise spin on
 		// monitor samples, ticks and heartbeats forever. When every slot is
 		// held and nothing moves, no slot can ever free: a deadlock, known
@@ -291,11 +295,52 @@ func (e *Engine) handle(ev event) {
 		e.rackHeartbeat(ev.m)
 	case evTick:
 		e.ticker.Tick(e.view)
-		e.checkScheduler()
-		if e.unfinished > 0 || !e.srcDone {
-			e.events.push(event{time: e.now + e.ticker.TickInterval(), kind: evTick})
-		}
+		e.tickDone(1)
 	}
+}
+
+// tickDone counts n ticks taken and schedules the next while work remains.
+func (e *Engine) tickDone(n int) {
+	e.ticks += n
+	e.checkScheduler()
+	if e.unfinished > 0 || !e.srcDone {
+		e.events.push(event{time: float64(e.ticks+1) * e.ticker.TickInterval(), kind: evTick})
+	}
+}
+
+// everyTick turns repeatTicks off (tests compare the two).
+var everyTick bool
+
+// repeatTicks takes, in one step, the ticks due before anything else can
+// happen (no engine event, flow completion or monitor change comes first:
+// a resting monitor is no event), when the scheduler can take n ticks at
+// once. A transfer on a slow link then costs a few steps, not a tick per
+// interval, with the same results.
+func (e *Engine) repeatTicks() {
+	if e.repeatTicker == nil || everyTick || e.err != nil || e.events.Len() == 0 || e.events.items[0].kind != evTick {
+		return
+	}
+	iv := e.ticker.TickInterval()
+	other := min(e.events.secondTime(), e.net.NextEvent(), e.rates.nextTime())
+	first := e.ticks + 1
+	due := func(k int) bool { return network.Apart(float64(k)*iv, other) }
+	if math.IsInf(other, 1) || !due(first+1) {
+		return // one tick at most: the loop takes it
+	}
+	last := max(first+1, int(other/iv))
+	for !due(last) {
+		last--
+	}
+	for due(last + 1) {
+		last++
+	}
+	ev := e.events.pop()
+	e.now = ev.time
+	e.net.AdvanceTo(e.now, e.flowDone) // nothing completes before other
+	n := last - first + 1
+	e.stats.events += n
+	e.repeatTicker.Ticks(e.view, n)
+	e.tickDone(n)
 }
 
 // readNextJob pulls one job from the source and schedules its arrival, so

@@ -9,3 +9,10 @@ func SetNewNetwork(f func(network.Config) (network.API, error)) (restore func())
 	newNetwork = f
 	return func() { newNetwork = old }
 }
+
+// TakeEveryTick makes the runs that follow take ticks one by one (a
+// RepeatTicker's Ticks unused); it returns a function restoring it.
+func TakeEveryTick() (restore func()) {
+	everyTick = true
+	return func() { everyTick = false }
+}

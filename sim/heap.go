@@ -58,6 +58,17 @@ func (h *eventHeap) peekTime() float64 {
 	return h.items[0].time
 }
 
+// secondTime is the time of the event after the first (Inf if none).
+func (h *eventHeap) secondTime() float64 {
+	t := inf
+	for _, i := range []int{1, 2} {
+		if i < len(h.items) {
+			t = min(t, h.items[i].time)
+		}
+	}
+	return t
+}
+
 func (h *eventHeap) pop() event {
 	top := h.items[0]
 	last := len(h.items) - 1

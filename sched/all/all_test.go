@@ -3,12 +3,15 @@ package all_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/goccy/go-yaml"
 
+	"github.com/netsched/netsched/metrics"
 	"github.com/netsched/netsched/scenario"
 	"github.com/netsched/netsched/sched"
 	_ "github.com/netsched/netsched/sched/all"
+	"github.com/netsched/netsched/sim"
 )
 
 const cluster = "cluster: {racks: 1, machines_per_rack: 2, slots_per_machine: 1, nic: 1Gbps}\n" +
@@ -68,3 +71,47 @@ func typed(s string) any {
 }
 
 func yamlScalar(s string, v *any) error { return yaml.Unmarshal([]byte(s), v) }
+
+// Idle time is free: a 4 GB transfer over a 1 bps NIC lasts 3.2e10 s, and
+// every scheduler, with its monitor samples, ticks and heartbeats, finishes
+// it in a few steps (taken one per second, they would take hours): the
+// map's output moves at 1 bps, then the reducer computes for 1 s; the
+// heartbeat-driven schedulers wait up to a heartbeat for each task.
+func TestSlowLinkFinishesAtOnce(t *testing.T) {
+	const doc = `
+cluster: {racks: 2, machines_per_rack: 1, slots_per_machine: 2, nic: 1bps}
+network: {topology: two-tier, rack_uplink: 1bps, rack_downlink: 1bps}
+workload:
+  jobs:
+    - id: A
+      stages:
+        - {id: map, tasks: [{compute: 0s, output: 4GB, pin: 1}]}
+        - {id: reduce, after: map, tasks: [{share: 1, compute: 1s, pin: 0}]}
+`
+	for _, info := range sched.Schedulers() {
+		t.Run(info.Name, func(t *testing.T) {
+			sc, err := scenario.Parse("slow.yaml", []byte(doc+"scheduler: "+info.Name+"\n"), ".")
+			if err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan struct{})
+			var res *metrics.Result
+			go func() {
+				defer close(done)
+				res, err = sim.Run(sc)
+			}()
+			select {
+			case <-done:
+			case <-time.After(2 * time.Minute):
+				t.Fatal("still running after 2 minutes of wall time: idle time is not free")
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := 4e9*8 + 1
+			if len(res.Jobs) != 1 || res.Jobs[0].JCT < want*(1-1e-12) || res.Jobs[0].JCT > want+3 {
+				t.Fatalf("jobs %+v, want one with JCT %g s (+ up to 3 s of heartbeats)", res.Jobs, want)
+			}
+		})
+	}
+}

@@ -40,10 +40,16 @@ type thresholdProbe struct {
 	got []float64
 }
 
-func (p *thresholdProbe) Tick(v sched.View) {
-	p.Scheduler.Tick(v)
-	p.at = append(p.at, v.Now())
-	p.got = append(p.got, p.Threshold(v, 0))
+func (p *thresholdProbe) Tick(v sched.View) { p.Ticks(v, 1) }
+
+// Ticks records n equal readings: the engine passes ticks with nothing in
+// between in one call (at the first's time).
+func (p *thresholdProbe) Ticks(v sched.View, n int) {
+	p.Scheduler.Ticks(v, n)
+	for range n {
+		p.at = append(p.at, v.Now())
+		p.got = append(p.got, p.Threshold(v, 0))
+	}
 }
 
 // The periodic recomputation follows the predictor. One machine with 4

@@ -56,7 +56,12 @@ func (s *Scheduler) TickInterval() float64 { return s.cfg.ThresholdInterval }
 
 // Tick recomputes TrafficThreshold ("updated periodically", §III-C) and
 // samples how many nodes are over it (Fig. 3e).
-func (s *Scheduler) Tick(v sched.View) {
+func (s *Scheduler) Tick(v sched.View) { s.Ticks(v, 1) }
+
+// Ticks is n ticks with nothing in between: the threshold is recomputed once
+// (it depends only on the jobs in the cluster) and the sample counters add n
+// equal samples (OverThresholdSum by one product, not n sums).
+func (s *Scheduler) Ticks(v sched.View, n int) {
 	s.recompute()
 	if len(s.jobs) == 0 {
 		return
@@ -67,9 +72,9 @@ func (s *Scheduler) Tick(v sched.View) {
 			over++
 		}
 	}
-	s.stats.Samples++
+	s.stats.Samples += n
 	if s.hold {
-		s.stats.HoldTicks++
+		s.stats.HoldTicks += n
 	}
-	s.stats.OverThresholdSum += float64(over) / float64(len(s.nodeOut))
+	s.stats.OverThresholdSum += float64(n) * (float64(over) / float64(len(s.nodeOut)))
 }
