@@ -101,6 +101,7 @@ func (g *gen) figures() []*Figure {
 		}
 	}
 	out = append(out, g.sweepLines()...)
+	out = append(out, g.sweepMaps()...)
 	if f := g.utilization(); f != nil {
 		out = append(out, f)
 	}

@@ -1,12 +1,14 @@
 package all_test
 
 import (
+	"io/fs"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/goccy/go-yaml"
 
+	"github.com/netsched/netsched/experiment"
 	"github.com/netsched/netsched/metrics"
 	"github.com/netsched/netsched/scenario"
 	"github.com/netsched/netsched/sched"
@@ -113,5 +115,24 @@ workload:
 				t.Fatalf("jobs %+v, want one with JCT %g s (+ up to 3 s of heartbeats)", res.Jobs, want)
 			}
 		})
+	}
+}
+
+// Every entry of the reproduction catalog loads: its schedulers, parameters
+// and grid keys are checked when a sweep file is read.
+func TestCatalogEntriesLoad(t *testing.T) {
+	n := 0
+	err := fs.WalkDir(experiment.CatalogFS, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".yaml") {
+			return err
+		}
+		n++
+		if _, err := experiment.LoadFS(experiment.CatalogFS, path); err != nil {
+			t.Errorf("%s: %v", path, err)
+		}
+		return nil
+	})
+	if err != nil || n == 0 {
+		t.Fatalf("walking the catalog: %v (%d entries)", err, n)
 	}
 }
