@@ -145,8 +145,7 @@ func (r *Result) jobsCSV() []byte {
 }
 
 func (r *Result) tasksCSV() []byte {
-	rows := [][]string{{"job_id", "stage", "index", "machine", "ready", "start", "input_done", "finish", "input_bytes", "output_bytes", "locality",
-		"cross_rack_bytes", "saturated_at_start"}}
+	rows := [][]string{TasksHeader}
 	for _, t := range r.Tasks {
 		rows = append(rows, []string{t.Job, t.Stage, strconv.Itoa(t.Index), strconv.Itoa(t.Machine), F(t.Ready), F(t.Start),
 			F(t.InputDone), F(t.Finish), F(t.InputBytes), F(t.Output), t.Locality, F(t.CrossRack), strconv.FormatBool(t.Saturated)})
