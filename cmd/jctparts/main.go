@@ -13,7 +13,8 @@
 // per job), and the share of the JCT sum held by the slowest 1% and 10% of
 // jobs. Then where the slots' time went: slot-seconds held per stage, in
 // the input phase (reading, fetching, or a reducer waiting for its maps'
-// output) and computing.
+// output) and computing; and the jobs whose tasks held the most
+// slot-seconds (-top, default 5).
 //
 // Usage:
 //
@@ -28,11 +29,13 @@ import (
 	"os"
 	"slices"
 
+	"github.com/netsched/netsched/internal/units"
 	"github.com/netsched/netsched/metrics"
 )
 
 func main() {
 	root := flag.String("root", "map", "name of the root stage (maps)")
+	top := flag.Int("top", 5, "list the N jobs whose tasks held the most slot-seconds")
 	flag.Usage = func() {
 		fmt.Fprintln(flag.CommandLine.Output(), "usage: jctparts [-root map] RUN_DIR...   (each with jobs.csv and tasks.csv)")
 		flag.PrintDefaults()
@@ -43,7 +46,7 @@ func main() {
 		os.Exit(2)
 	}
 	for _, dir := range flag.Args() {
-		if err := report(os.Stdout, dir, *root); err != nil {
+		if err := report(os.Stdout, dir, *root, *top); err != nil {
 			fmt.Fprintln(os.Stderr, "jctparts:", err)
 			os.Exit(1)
 		}
@@ -99,7 +102,7 @@ var bins = []struct {
 	lo, hi int
 }{{"1-2 tasks", 1, 2}, {"3-10", 3, 10}, {"11-100", 11, 100}, {"101-1000", 101, 1000}, {">1000", 1001, math.MaxInt}}
 
-func report(w io.Writer, dir, root string) error {
+func report(w io.Writer, dir, root string, top int) error {
 	jobs, err := metrics.ReadJobs(dir)
 	if err != nil {
 		return err
@@ -156,7 +159,52 @@ func report(w io.Writer, dir, root string) error {
 		fmt.Fprintf(w, "slowest %.0f%% (%d jobs): %.1f%% of the JCT sum\n", 100*f, k, 100*s/total)
 	}
 	slotTime(w, tasks, root)
+	topHolders(w, jobs, tasks, root, top)
 	return nil
+}
+
+// topHolders lists the n jobs whose tasks held the most slot-seconds.
+func topHolders(w io.Writer, jobs []metrics.JobRecord, tasks []metrics.TaskRecord, root string, n int) {
+	if n <= 0 {
+		return
+	}
+	type hold struct {
+		held        float64
+		roots, rest int
+	}
+	per := map[string]*hold{}
+	all := 0.0
+	for _, t := range tasks {
+		h := per[t.Job]
+		if h == nil {
+			h = &hold{}
+			per[t.Job] = h
+		}
+		h.held += t.Finish - t.Start
+		all += t.Finish - t.Start
+		if t.Stage == root {
+			h.roots++
+		} else {
+			h.rest++
+		}
+	}
+	byHeld := slices.Clone(jobs)
+	slices.SortStableFunc(byHeld, func(a, b metrics.JobRecord) int {
+		ha, hb := per[a.ID], per[b.ID]
+		switch {
+		case ha.held > hb.held:
+			return -1
+		case ha.held < hb.held:
+			return 1
+		}
+		return 0
+	})
+	fmt.Fprintf(w, "| job | share of slot-seconds | %s tasks | other tasks | input | shuffle | JCT |\n|---|---|---|---|---|---|---|\n", root)
+	for _, j := range byHeld[:min(n, len(byHeld))] {
+		h := per[j.ID]
+		fmt.Fprintf(w, "| %s | %.1f%% | %d | %d | %s | %s | %.0f s |\n", j.ID, 100*h.held/all, h.roots, h.rest,
+			units.FormatBytes(j.InputBytes), units.FormatBytes(j.ShuffleBytes), j.JCT)
+	}
 }
 
 // slotTime prints the slot-seconds held per stage and phase; the input
