@@ -132,3 +132,26 @@ func TestMonitorIdleTimeIsFree(t *testing.T) {
 		t.Errorf("last sample %v util %v, want t=2e9 and an idle link", s.Time, s.LinkUtilization)
 	}
 }
+
+// The flow index holds the ids from the oldest active flow to the newest,
+// not one slot per flow ever started.
+func TestFlowIndexTrimmed(t *testing.T) {
+	n := mustNew(t, Config{Machines: machines(4, 4, 100)})
+	long := mustStart(t, n, 0, FlowSpec{Src: 0, Dst: 1, Size: 1e9})
+	now := 0.0
+	for i := range 10000 {
+		mustStart(t, n, now, FlowSpec{Src: 2, Dst: 3, Size: 1})
+		now += 1
+		runUntil(n, now)
+		if i == 5000 {
+			n.Cancel(now, long)
+		}
+	}
+	if n.ActiveFlows() != 0 || len(n.flows) > 2 {
+		t.Errorf("%d active flows, index of %d entries after 10,001 flows, want 0 and at most 2", n.ActiveFlows(), len(n.flows))
+	}
+	id := mustStart(t, n, now, FlowSpec{Src: 2, Dst: 3, Size: 100})
+	if id != 10002 || n.Rate(id) != 100 || n.Rate(long) != 0 || n.Rate(5) != 0 {
+		t.Errorf("after trimming: new id %d rate %v, cancelled flow rate %v", id, n.Rate(id), n.Rate(long))
+	}
+}

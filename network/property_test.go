@@ -560,7 +560,7 @@ func hybridProperty(t *rapid.T) {
 			circ, ready := n.Circuits()
 			var fs []*refFlow
 			for id := FlowID(1); id <= n.lastID; id++ {
-				fl := n.flows[id]
+				fl := n.flow(id)
 				if fl == nil {
 					continue
 				}
