@@ -83,9 +83,10 @@ func (n *Network) advance(t float64, done func(Completion)) {
 		}
 		// An event within float noise after t happens at t: a flow must not
 		// sit with a sliver of bytes left behind the caller's time.
+		due := te
 		te = min(te, max(t, n.now))
 		n.now = te
-		batch := n.complete(te)
+		batch := n.complete(te, due)
 		if len(batch) > 0 && done != nil {
 			n.batch = nil // a re-entrant call must not reuse this slice
 			for _, c := range batch {
@@ -108,10 +109,17 @@ func (n *Network) advance(t float64, done func(Completion)) {
 }
 
 // complete finishes every flow due by te (within tolerance) and returns the
-// completions sorted by id.
-func (n *Network) complete(te float64) []Completion {
+// completions sorted by id. due is the event time te stands for (te may be
+// the caller's time within the tolerance before it): in the coarser model a
+// completion due at grid point due is processed at te even when its exact
+// time lies past te's own horizon (before due), or advance would come back
+// to due forever.
+func (n *Network) complete(te, due float64) []Completion {
 	batch := n.batch[:0]
 	horizon := te + timeTol(te)
+	if n.cfg.Granularity > 0 {
+		horizon = max(horizon, due+timeTol(due))
+	}
 	for {
 		g := n.events.top()
 		if g == nil || g.next > horizon {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 // A flow started between grid points waits for the next one even when
@@ -114,5 +115,33 @@ func TestGranularityFeasible(t *testing.T) {
 		if got := s.IntraRackBytes + s.CrossRackBytes; math.Abs(got-sizes) > 1e-6*sizes {
 			t.Errorf("seed %d: %v bytes carried, want %v (sizes less the cancelled remainders)", seed, got, sizes)
 		}
+	}
+}
+
+// A caller's time within the tolerance before a grid point, and a flow
+// whose exact end is within the tolerance after it (so it is due at the
+// grid point) but past the caller's time's horizon: the flow completes at
+// the caller's time (advance used to return to the grid point forever,
+// with nothing due at the caller's time).
+func TestGranularityCompletionJustBeforeGridPoint(t *testing.T) {
+	n := mustNew(t, Config{Machines: machines(2, 2, 100), Granularity: 1})
+	mustStart(t, n, 0, FlowSpec{Src: 0, Dst: 1, Size: 100 * (1 + 0.8*timeTol(1))}) // exact end 1 + 0.8e-11 s
+	if te := n.NextEvent(); te != 1 {
+		t.Fatalf("next event %v, want the grid point 1", te)
+	}
+	at := 1 - 0.5*timeTol(1) // within the tolerance before 1; its horizon ends before the flow
+	done := make(chan []Completion, 1)
+	go func() {
+		var got []Completion
+		n.AdvanceTo(at, func(c Completion) { got = append(got, c) })
+		done <- got
+	}()
+	select {
+	case got := <-done:
+		if len(got) != 1 || got[0].Time != at {
+			t.Errorf("completions %v, want the flow at %v", got, at)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("AdvanceTo does not return: it loops at the grid point")
 	}
 }
