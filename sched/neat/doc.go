@@ -67,7 +67,9 @@
 // The remaining bytes and attained service of every flow on every link
 // come from View.FlowsInFlight, an accessor added for neat: the engine
 // already holds each flow's size, remaining bytes and route, so reading them
-// is exact and costs one walk over the flows in flight per pass, while
+// is exact and costs one walk over the flows in flight per pass that
+// compares machines (a pass that places only pinned tasks or has a single
+// free machine predicts nothing and skips it), while
 // tracking them from lifecycle events (Observer, Fetches, RemainingInput)
 // would only give per-task totals, not per-link remainders of flows that
 // share links with other tasks, and would have to re-derive max-min rates
@@ -81,4 +83,11 @@
 // sharing a link counting as several max-min shares, and optical circuits
 // on a hybrid network. Decisions are deterministic: machines, jobs, stages,
 // tasks and sources are visited in id order, and no map is iterated.
+//
+// # Cost
+//
+// The job order is kept between passes (order.go): the jobs with waiting
+// tasks sit in a heap re-keyed on lifecycle events (Observe), so a pass
+// costs O(k log n) for the k jobs it serves among n active ones, not a
+// walk of every active job.
 package neat

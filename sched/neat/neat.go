@@ -1,18 +1,17 @@
 package neat
 
 import (
-	"container/heap"
 	"fmt"
 	"math"
 
 	"github.com/netsched/netsched/network"
 	"github.com/netsched/netsched/sched"
-	"github.com/netsched/netsched/sched/internal/fairlist"
 	"github.com/netsched/netsched/workload"
 )
 
 // Scheduler is neat. It implements sched.Global (every opportunity of an
-// instant at once) and sched.Initializer; Offer runs the same pass.
+// instant at once), sched.Initializer and sched.Observer (to keep its job
+// order); Offer runs the same pass.
 type Scheduler struct {
 	cfg  Config
 	pred Predictor
@@ -26,9 +25,13 @@ type Scheduler struct {
 	// Per pass: the flows on every link (those in flight, then the flows
 	// of the tasks this pass placed), the machines with a free slot, and
 	// the shuffle sources of parent stages.
-	links   [][]LinkFlow
-	ids     [][]int // ids[l][i] identifies the flow of links[l][i] (one id per flow, across links)
-	nflows  int
+	links  [][]LinkFlow
+	ids    [][]int // ids[l][i] identifies the flow of links[l][i] (one id per flow, across links)
+	nflows int
+	// loaded: links holds the flows of this pass; until then pending
+	// holds the placements of the pass whose flows are still to add.
+	loaded  bool
+	pending []placement
 	free    []int
 	parents map[sched.Stage]*stageOut
 	shares  map[sched.Stage]float64
@@ -42,8 +45,9 @@ type Scheduler struct {
 	hit     []int     // flow ids with worst > 0
 	best    []source  // flows of the best candidate so far
 	acc     []float64
+	chosen  sched.Task // the task choose took without predicting (commit's)
 
-	order fairHeap // placeFair's scratch
+	ord orderIndex // the jobs with waiting tasks in serving order
 
 	stats Stats
 }
@@ -52,6 +56,12 @@ type Scheduler struct {
 type Stats struct {
 	Placements int // tasks placed
 	Passes     int // scheduling passes that placed at least one task
+}
+
+// placement is a task the pass placed on machine m.
+type placement struct {
+	t sched.Task
+	m int
 }
 
 // source is bytes a task receives from one machine.
@@ -121,6 +131,7 @@ func (s *Scheduler) Init(v sched.View) error {
 	s.acc = make([]float64, n)
 	s.parents = map[sched.Stage]*stageOut{}
 	s.shares = map[sched.Stage]float64{}
+	s.ord.init(s.cfg.Order != "fair")
 	return nil
 }
 
@@ -139,9 +150,9 @@ func (s *Scheduler) Schedule(v sched.View, _ sched.Opportunity, p *sched.Plan) {
 // opportunities, on heartbeats neat does not ask for).
 func (s *Scheduler) Offer(v sched.View, _ int, p *sched.Plan) { s.pass(v, p) }
 
-// pass walks the waiting tasks, jobs in arrival order, stages and tasks in
-// index order, and puts each on the free machine of smallest predicted
-// cost until no slot is free.
+// pass walks the waiting tasks, jobs in the configured order, stages and
+// tasks in index order, and puts each on the free machine of smallest
+// predicted cost until no slot is free.
 func (s *Scheduler) pass(v sched.View, p *sched.Plan) {
 	if v.WaitingTasks() == 0 {
 		return
@@ -155,18 +166,20 @@ func (s *Scheduler) pass(v sched.View, p *sched.Plan) {
 	if len(s.free) == 0 {
 		return
 	}
-	s.loadLinks(v)
+	s.loaded, s.pending = false, s.pending[:0]
+	if referencePlace != nil {
+		s.loadLinks(v) // the original pass reads the flows up front
+	}
 	clear(s.parents)
 	clear(s.shares)
-	placed := 0
-	if s.cfg.Order == "fair" {
+	var placed int
+	switch {
+	case referencePlace != nil:
+		placed = referencePlace(s, v, p)
+	case s.cfg.Order == "fair":
 		placed = s.placeFair(v, p)
-	} else {
-		for _, j := range v.Jobs() {
-			if !s.placeJob(v, p, j, len(s.free), &placed) {
-				break
-			}
-		}
+	default:
+		placed = s.placeFIFO(v, p)
 	}
 	s.countPass(placed)
 }
@@ -229,54 +242,6 @@ func (s *Scheduler) firstPlaceable(v sched.View, st sched.Stage) (sched.Task, in
 	return sched.Task{}, -1
 }
 
-// placeFair gives the free slots one task at a time to the job with the
-// fewest running tasks (those placed in this pass included), ties by
-// arrival: the job-level fair order of Hadoop's Fair scheduler without
-// weights or locality waits (fairlist's order), so that neat's placement
-// can be compared with fair on the same job order.
-func (s *Scheduler) placeFair(v sched.View, p *sched.Plan) int {
-	h := s.order[:0]
-	for _, j := range v.Jobs() {
-		if j.Waiting() > 0 {
-			h = append(h, fairJob{job: j, key: fairlist.Key{Running: j.Running(), Seq: j.Seq()}})
-		}
-	}
-	heap.Init(&h)
-	placed := 0
-	for h.Len() > 0 && len(s.free) > 0 {
-		before := placed
-		if !s.placeJob(v, p, h[0].job, 1, &placed) && len(s.free) > 0 {
-			break // the plan refused a placement
-		}
-		if placed == before || h[0].job.Waiting() == 0 {
-			heap.Pop(&h) // nothing of it fits now, or nothing left
-			continue
-		}
-		h[0].key.Running++
-		heap.Fix(&h, 0)
-	}
-	s.order = h[:0]
-	return placed
-}
-
-type fairJob struct {
-	job sched.Job
-	key fairlist.Key // Running: its running tasks, those placed in this pass included
-}
-
-type fairHeap []fairJob
-
-func (h fairHeap) Len() int           { return len(h) }
-func (h fairHeap) Less(i, k int) bool { return fairlist.Before(&h[i].key, &h[k].key) }
-func (h fairHeap) Swap(i, k int)      { h[i], h[k] = h[k], h[i] }
-func (h *fairHeap) Push(x any)        { *h = append(*h, x.(fairJob)) }
-func (h *fairHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
-
 func (s *Scheduler) countPass(placed int) {
 	if placed > 0 {
 		s.stats.Passes++
@@ -292,8 +257,13 @@ func (s *Scheduler) removeFree(m int) {
 	}
 }
 
-// loadLinks fills the per-link flow lists from the flows in flight.
+// loadLinks fills the per-link flow lists, once per pass: the flows in
+// flight, then those of the tasks the pass placed so far.
 func (s *Scheduler) loadLinks(v sched.View) {
+	if s.loaded {
+		return
+	}
+	s.loaded = true
 	for i := range s.links {
 		s.links[i], s.ids[i] = s.links[i][:0], s.ids[i][:0]
 	}
@@ -301,6 +271,11 @@ func (s *Scheduler) loadLinks(v sched.View) {
 	for _, f := range v.FlowsInFlight().Flows {
 		s.addFlow(f.Links, LinkFlow{Remaining: f.Remaining, Attained: f.Size - f.Remaining})
 	}
+	for _, pl := range s.pending {
+		s.taskFlows(pl.t, pl.m, s.sources(v, pl.t))
+		s.addFlows(s.flows, pl.m)
+	}
+	s.pending = s.pending[:0]
 }
 
 // addFlow puts one flow on the links of its route under a new id.
@@ -322,16 +297,32 @@ func (s *Scheduler) addFlow(route []int, f LinkFlow) {
 // one and the pin is free), -1 when none may take it. Ties, to a relative
 // 1e-9, go to the more local machine, then the lower id. s.best holds the
 // chosen machine's flows.
+//
+// Costs matter only between two or more candidates: a pinned task or a
+// single free machine is chosen without reading the flows in flight or
+// predicting anything, and s.chosen records the task for commit (the
+// free machines only shrink during a pass, so once a single one is left
+// the pass never reads the links again).
 func (s *Scheduler) choose(v sched.View, t sched.Task) int {
+	lazy := !s.loaded && referencePlace == nil
 	if pin := t.Pin(); pin >= 0 {
 		if pin >= v.NumMachines() || v.Machine(pin).Free() == 0 {
 			return -1
+		}
+		if lazy {
+			s.chosen = t
+			return pin
 		}
 		file := s.sources(v, t)
 		s.cost(v, t, pin, file)
 		s.best = append(s.best[:0], s.flows...)
 		return pin
 	}
+	if lazy && len(s.free) == 1 {
+		s.chosen = t
+		return s.free[0]
+	}
+	s.loadLinks(v)
 	file := s.sources(v, t)
 	bestM, bestC := -1, math.Inf(1)
 	var bestL sched.Locality
@@ -355,17 +346,7 @@ func (s *Scheduler) choose(v sched.View, t sched.Task) int {
 // share a link are predicted as one flow of their total size there.
 // s.flows holds the flows it would start.
 func (s *Scheduler) cost(v sched.View, t sched.Task, m int, file float64) float64 {
-	s.flows = s.flows[:0]
-	if file > 0 && t.NumReplicas() > 0 {
-		if src := s.nearestReplica(t, m); src != m {
-			s.flows = append(s.flows, source{src, file})
-		}
-	}
-	for _, src := range s.srcs {
-		if src.machine != m && src.bytes > 0 {
-			s.flows = append(s.flows, source{src.machine, src.bytes})
-		}
-	}
+	s.taskFlows(t, m, file)
 	// The task's bytes on each link it crosses.
 	for _, l := range s.touched {
 		s.load[l] = 0
@@ -409,6 +390,22 @@ func (s *Scheduler) cost(v sched.View, t sched.Task, m int, file float64) float6
 	return cost
 }
 
+// taskFlows fills s.flows with the flows t would start on m: its file
+// input from the nearest replica, then its sources (s.srcs) other than m.
+func (s *Scheduler) taskFlows(t sched.Task, m int, file float64) {
+	s.flows = s.flows[:0]
+	if file > 0 && t.NumReplicas() > 0 {
+		if src := s.nearestReplica(t, m); src != m {
+			s.flows = append(s.flows, source{src, file})
+		}
+	}
+	for _, src := range s.srcs {
+		if src.machine != m && src.bytes > 0 {
+			s.flows = append(s.flows, source{src.machine, src.bytes})
+		}
+	}
+}
+
 // route is the links a flow from src to dst crosses: the source NIC
 // uplink, the rack uplink and downlink when the racks differ (and the
 // network has rack links), the destination NIC downlink. An optical
@@ -428,10 +425,19 @@ func (s *Scheduler) route(src, dst int, r *[4]int) []int {
 }
 
 // commit adds the flows of the task just placed on m to the links, as
-// flows that have received nothing yet.
+// flows that have received nothing yet; before the links are read it
+// queues the task, and loadLinks adds its flows then.
 func (s *Scheduler) commit(m int) {
+	if !s.loaded {
+		s.pending = append(s.pending, placement{s.chosen, m})
+		return
+	}
+	s.addFlows(s.best, m)
+}
+
+func (s *Scheduler) addFlows(flows []source, m int) {
 	var route [4]int
-	for _, f := range s.best {
+	for _, f := range flows {
 		s.addFlow(s.route(f.machine, m, &route), LinkFlow{Remaining: f.bytes})
 	}
 }
