@@ -27,7 +27,7 @@ func (s *Scheduler) mapFor(v sched.View, u *user, m int, avail float64) sched.Ta
 	if !eligible {
 		if s.hold {
 			s.stats.Held++
-			for _, j := range u.jobs {
+			for j := range u.mapJobs() {
 				if j.tasks.WaitingMaps > 0 && s.held(j) {
 					s.jobStats(j).Held++
 				}
@@ -69,15 +69,15 @@ func (s *Scheduler) mapFor(v sched.View, u *user, m int, avail float64) sched.Ta
 func (s *Scheduler) held(j *job) bool { return s.hold && j.class != Light }
 
 // eachMapStage calls fn on the user's map stages with waiting tasks of jobs
-// that are not held, jobs in arrival order.
-func (s *Scheduler) eachMapStage(u *user, fn func(j *job, st sched.Stage)) {
-	for _, j := range u.jobs {
+// that are not held, jobs in arrival order, until fn returns false.
+func (s *Scheduler) eachMapStage(u *user, fn func(j *job, st sched.Stage) bool) {
+	for j := range u.mapJobs() {
 		if j.tasks.WaitingMaps == 0 || s.held(j) {
 			continue
 		}
 		for _, st := range j.maps {
-			if st.WaitingCount() > 0 {
-				fn(j, st)
+			if st.WaitingCount() > 0 && !fn(j, st) {
+				return
 			}
 		}
 	}
@@ -87,22 +87,31 @@ func (s *Scheduler) eachMapStage(u *user, fn func(j *job, st sched.Stage)) {
 // fits in avail: unpredicted jobs first (so they become predicted), then the
 // output closest to avail. eligible is false when the user has no map MTS
 // may start at all.
+//
+// The scan stops at a candidate no later map can replace or be refused
+// against: unpredicted (or no unpredicted job is left to prefer) and at
+// least as close to avail as bound, the largest output any waiting map of
+// the user may have (u.outs), since avail-out only grows as out shrinks,
+// rounding included. A bound above avail, where a map could be refused, is
+// always closer than a fitting candidate, so the scan then goes on.
 func (s *Scheduler) localQualified(v sched.View, u *user, m int, avail float64) (best sched.Task, eligible bool) {
 	var bc mapCand
-	s.eachMapStage(u, func(j *job, st sched.Stage) {
+	bound := u.outs.max()
+	s.eachMapStage(u, func(j *job, st sched.Stage) bool {
 		eligible = true
 		t := locate.Local(st, m)
 		if t.IsZero() {
-			return
+			return true
 		}
 		c := mapCand{t: t, j: j, out: s.mapOutput(v, j, t)}
 		if c.out > avail {
 			s.refused = append(s.refused, j) // counters only
-			return
+			return true
 		}
 		if bc.t.IsZero() || s.betterLocal(c, bc, avail) {
 			bc = c
 		}
+		return (s.predicted(bc.j) && u.unpredicted > 0) || closer(bound, bc.out, avail)
 	})
 	return bc.t, eligible
 }
@@ -158,21 +167,22 @@ func (s *Scheduler) nearest(v sched.View, j *job, st sched.Stage, m int) (mapCan
 func (s *Scheduler) anyQualified(v sched.View, u *user, m int, avail float64) sched.Task {
 	var bc mapCand
 	bcat := 0
-	s.eachMapStage(u, func(j *job, st sched.Stage) {
+	s.eachMapStage(u, func(j *job, st sched.Stage) bool {
 		c, ok := s.nearest(v, j, st, m)
 		if !ok || c.out > avail {
-			return
+			return true
 		}
 		cat := s.category(j)
 		switch {
 		case bc.t.IsZero(), cat < bcat:
 		case cat > bcat:
-			return
+			return true
 		case c.cost < bc.cost:
 		case c.cost > bc.cost || !closer(c.out, bc.out, avail):
-			return
+			return true
 		}
 		bc, bcat = c, cat
+		return true
 	})
 	return bc.t
 }
@@ -181,10 +191,10 @@ func (s *Scheduler) anyQualified(v sched.View, u *user, m int, avail float64) sc
 // data-local map with the smallest output, else the smallest-output map.
 func (s *Scheduler) leastOutput(v sched.View, u *user, m int) sched.Task {
 	var local, least mapCand
-	s.eachMapStage(u, func(j *job, st sched.Stage) {
+	s.eachMapStage(u, func(j *job, st sched.Stage) bool {
 		c, ok := s.nearest(v, j, st, m)
 		if !ok {
-			return
+			return true
 		}
 		if c.cost == 0 && (local.t.IsZero() || c.out < local.out) {
 			local = c
@@ -192,6 +202,7 @@ func (s *Scheduler) leastOutput(v sched.View, u *user, m int) sched.Task {
 		if least.t.IsZero() || c.out < least.out {
 			least = c
 		}
+		return true
 	})
 	if !local.t.IsZero() {
 		return local.t

@@ -41,7 +41,7 @@ func (s *Scheduler) bestReducer(v sched.View, u *user, m int, congested bool, ke
 	r := v.RackOf(m)
 	var best sched.Task
 	var bk redKey
-	for _, j := range u.jobs {
+	for j := range u.redJobs() {
 		if j.tasks.WaitingReduces == 0 || keep != nil && !keep(j) || !s.mayStartReducer(j) {
 			continue
 		}
@@ -112,7 +112,7 @@ func (s *Scheduler) crRTS(v sched.View, u *user, m int) sched.Task {
 		return t
 	}
 	skipped := false
-	for _, j := range u.jobs {
+	for j := range u.redJobs() {
 		if j.tasks.WaitingReduces > 0 && j.class != Light && s.mayStartReducer(j) {
 			j.delayed = true
 			skipped = true
@@ -129,7 +129,7 @@ func (s *Scheduler) crRTS(v sched.View, u *user, m int) sched.Task {
 // firstReducer is reduce scheduling without CA-RTS (the MTS-only
 // ablation): the user's jobs in arrival order.
 func (s *Scheduler) firstReducer(u *user, m int) sched.Task {
-	for _, j := range u.jobs {
+	for j := range u.redJobs() {
 		if j.tasks.WaitingReduces > 0 && s.mayStartReducer(j) {
 			if t := reduceTask(j, m); !t.IsZero() {
 				return t

@@ -2,7 +2,6 @@ package nas
 
 import (
 	"math"
-	"slices"
 
 	"github.com/netsched/netsched/sched"
 	"github.com/netsched/netsched/sched/internal/mapreduce"
@@ -33,6 +32,19 @@ type job struct {
 	reducers   int // TotalReduceNum
 	started    int // reducers started
 	delayed    bool
+
+	pos int // index in Scheduler.jobs
+
+	// Place in the user's indexes (index.go): arrival number, position in
+	// the output-bound heap (-1: no waiting maps), counted as unpredicted.
+	seq           int
+	hpos          int
+	unpredCounted bool
+	// Bounds of the job's shuffled maps' estimates (mapBounds) and the
+	// resulting bound on a map's predicted output now.
+	minIn, maxIn, maxOut float64
+	noInput              bool
+	outBound             float64
 }
 
 // predicted reports whether the job's shuffle size is learned (or known).
@@ -91,6 +103,7 @@ func (s *Scheduler) Observe(v sched.View, e sched.Event, p *sched.Plan) {
 		j.tasks.Ready(e.Stage)
 		j.u.tasks.Ready(e.Stage)
 		s.total.Ready(e.Stage)
+		s.index(j)
 	case sched.TaskStarted:
 		s.started(v, s.byJob[e.Job], e.Task)
 	case sched.TaskFinished:
@@ -98,8 +111,8 @@ func (s *Scheduler) Observe(v sched.View, e sched.Event, p *sched.Plan) {
 	case sched.JobFinished:
 		j := s.byJob[e.Job]
 		delete(s.byJob, e.Job)
-		s.jobs = slices.DeleteFunc(s.jobs, func(x *job) bool { return x == j })
-		j.u.jobs = slices.DeleteFunc(j.u.jobs, func(x *job) bool { return x == j })
+		s.dropJob(j)
+		j.u.leave(j)
 	}
 }
 
@@ -108,9 +121,32 @@ func (s *Scheduler) arrive(v sched.View, sj sched.Job) {
 	j.maps, j.reduces, j.reducers = mapreduce.Split(sj)
 	j.est = mapreduce.MapSizes(v, j.maps)
 	s.refresh(j)
+	s.mapBounds(v, j)
 	s.byJob[sj] = j
+	j.pos = len(s.jobs)
 	s.jobs = append(s.jobs, j)
-	j.u.jobs = append(j.u.jobs, j)
+	s.live++
+	j.u.join(j)
+}
+
+// dropJob takes finished j out of s.jobs in O(1), leaving a hole, and
+// closes the holes once they are three quarters of the slice.
+func (s *Scheduler) dropJob(j *job) {
+	s.jobs[j.pos] = nil
+	s.live--
+	if len(s.jobs) < compactMin || 4*s.live > len(s.jobs) {
+		return
+	}
+	k := 0
+	for _, x := range s.jobs {
+		if x != nil {
+			x.pos = k
+			s.jobs[k] = x
+			k++
+		}
+	}
+	clear(s.jobs[k:])
+	s.jobs = s.jobs[:k]
 }
 
 func (s *Scheduler) started(v sched.View, j *job, t sched.Task) {
@@ -120,6 +156,7 @@ func (s *Scheduler) started(v sched.View, j *job, t sched.Task) {
 	s.rampup.Started(&j.tasks, t.Stage())
 	j.u.tasks.Start(t.Stage())
 	s.total.Start(t.Stage())
+	s.index(j)
 	if !mapreduce.IsMap(t.Stage()) {
 		j.rackRed[v.RackOf(m)]++
 		if j.started == 0 && j.est.Maps > 0 {
@@ -161,6 +198,7 @@ func (s *Scheduler) finished(v sched.View, j *job, t sched.Task) {
 		e := v.Estimate(t)
 		j.pred.Observe(e.Input, e.Output)
 		s.refresh(j)
+		s.index(j)
 	}
 }
 

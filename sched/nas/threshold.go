@@ -27,6 +27,9 @@ func TrafficThreshold(m int, shuffle []float64, maps []int) float64 {
 func (s *Scheduler) recompute() {
 	sum, k := 0.0, 0
 	for _, j := range s.jobs {
+		if j == nil {
+			continue
+		}
 		sum += j.shuffle
 		k += j.est.Maps
 	}
@@ -63,7 +66,7 @@ func (s *Scheduler) Tick(v sched.View) { s.Ticks(v, 1) }
 // equal samples (OverThresholdSum by one product, not n sums).
 func (s *Scheduler) Ticks(v sched.View, n int) {
 	s.recompute()
-	if len(s.jobs) == 0 {
+	if s.live == 0 {
 		return
 	}
 	over := 0

@@ -11,8 +11,16 @@ import (
 type user struct {
 	fairlist.Key // Seq: order of first appearance, breaks ties between equal shares
 	name         string
-	jobs         []*job
 	tasks        mapreduce.Tasks
+
+	// Active jobs by arrival number (nil: finished), and the indexes of
+	// index.go: jobs with waiting maps (and their output bounds, and how
+	// many are unpredicted) and jobs with waiting reducers.
+	bySeq              []*job
+	active             int
+	waitMaps, waitReds seqSet
+	outs               outHeap
+	unpredicted        int
 
 	mapSkip, reduceSkip int // D_i^m, D_i^r
 }
