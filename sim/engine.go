@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/netsched/netsched/internal/units"
 	"math"
 	"math/rand/v2"
 	"time"
@@ -24,6 +25,20 @@ var newNetwork = func(cfg network.Config) (network.API, error) { return network.
 // cluster before the run is declared stalled.
 const stallAfter = 86400
 
+// idleBeatRounds is how many heartbeat periods the engine steps through
+// with heartbeats and ticks alone (no task placed, no flow finished, no
+// other event) before it checks what stepping on until the next other event
+// would cost: a heartbeat per machine with a free slot and period. Beyond
+// idleBeatBudget such steps the run is refused with that diagnosis (a
+// transfer on a link far slower than intended, a `nic: 1bps` typo, or
+// waiting tasks pinned to busy machines) instead of stepping for hours. A
+// heartbeat-driven scheduler that defers a task does so for far fewer
+// periods (delay's and NAS's skip counts are at most hundreds).
+const (
+	idleBeatRounds = 10_000
+	idleBeatBudget = 1e8
+)
+
 // Engine is one simulation run. Build it with New and call Run once.
 type Engine struct {
 	sc       *scenario.Scenario
@@ -39,14 +54,18 @@ type Engine struct {
 	call         callKind // what the scheduler call under way may decide
 	planned      []*state.Task
 
-	sched         sched.Scheduler
-	global        sched.Global
-	flowClasser   sched.FlowClasser
-	placer        sched.DataPlacer
-	observer      sched.Observer
-	ticker        sched.Ticker
-	repeatTicker  sched.RepeatTicker
-	ticks         int // ticks taken; tick k is at k × TickInterval
+	sched        sched.Scheduler
+	global       sched.Global
+	flowClasser  sched.FlowClasser
+	placer       sched.DataPlacer
+	observer     sched.Observer
+	ticker       sched.Ticker
+	repeatTicker sched.RepeatTicker
+	ticks        int // ticks taken; tick k is at k × TickInterval
+	// progressAt is the time of the last event other than a heartbeat, or
+	// of the last decision (idle heartbeats, idleBeatRounds).
+	progressAt    float64
+	decidedAt     int // e.stats.decisions at progressAt
 	failer        sched.Failer
 	gater         sched.FetchGater
 	rackScheduler sched.RackHeartbeater
@@ -225,6 +244,9 @@ func (e *Engine) Run() (*metrics.Result, error) {
 			e.reportProgress()
 		}
 		e.repeatTicks()
+		if err := e.idleHeartbeats(); err != nil {
+			return nil, err
+		}
 		// A run whose work can never progress would otherwise spin on
 		// monitor samples, ticks and heartbeats forever. When every slot is
 		// held and nothing moves, no slot can ever free: a deadlock, known
@@ -284,6 +306,9 @@ func (e *Engine) fail(format string, a ...any) {
 
 func (e *Engine) handle(ev event) {
 	e.stats.events++
+	if ev.kind != evHeartbeat && ev.kind != evRackHeartbeat && ev.kind != evTick {
+		e.progressAt = e.now // (a tick or heartbeat alone places nothing)
+	}
 	switch ev.kind {
 	case evArrival:
 		e.arrive()
@@ -306,6 +331,40 @@ func (e *Engine) tickDone(n int) {
 	if e.unfinished > 0 || !e.srcDone {
 		e.events.push(event{time: float64(e.ticks+1) * e.ticker.TickInterval(), kind: evTick})
 	}
+}
+
+// idleHeartbeats refuses a run that would step through more than
+// idleBeatHorizon heartbeat periods with nothing but heartbeats, after
+// idleBeatRounds of them changed nothing (see idleBeatRounds).
+func (e *Engine) idleHeartbeats() error {
+	if e.stats.decisions != e.decidedAt {
+		e.progressAt, e.decidedAt = e.now, e.stats.decisions
+		return nil
+	}
+	h := e.sc.Heartbeat
+	if !e.heartbeats || h <= 0 || e.now-e.progressAt < idleBeatRounds*h || e.net.ActiveFlows() == 0 {
+		return nil
+	}
+	free := 0
+	for _, m := range e.machines {
+		if m.Free > 0 {
+			free++
+		}
+	}
+	next := min(e.net.NextEvent(), e.rates.nextTime())
+	for _, ev := range e.events.items {
+		if ev.kind != evHeartbeat && ev.kind != evRackHeartbeat && ev.kind != evTick {
+			next = min(next, ev.time)
+		}
+	}
+	steps := (next - e.now) / h * float64(free)
+	if steps <= idleBeatBudget {
+		return nil
+	}
+	return fmt.Errorf("t=%gs: %d waiting task(s) and %d flow(s) in flight, nothing but heartbeats for %s, and the next other event "+
+		"is at t=%gs: %.3g heartbeats of the %d machine(s) with a free slot before it, over the budget of %.0e. "+
+		"A link is probably far slower than intended (check nic, rack_uplink, rack_downlink and port speeds), or the waiting tasks can never be placed on the free machines (pins)",
+		e.now, e.waitingTotal, e.net.ActiveFlows(), units.FormatDuration(e.now-e.progressAt), next, steps, free, idleBeatBudget)
 }
 
 // everyTick turns repeatTicks off (tests compare the two).

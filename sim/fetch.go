@@ -124,6 +124,7 @@ func (e *Engine) moveHeld(t *state.Task, match func(state.Source) bool, aggregat
 // flowDone is the network's completion callback.
 func (e *Engine) flowDone(c network.Completion) {
 	e.stats.events++ // a flow completion is an event like any other
+	e.progressAt = e.now
 	rec := e.flows[c.Tag]
 	if rec == nil {
 		e.fail("network completed unknown flow tag %d", c.Tag)

@@ -64,6 +64,9 @@ directory that holds something other than a run is refused without --force.`,
 			prog := newProgressLine(cmd.ErrOrStderr())
 			res, err := sim.RunWithProgress(sc, s, prog.report)
 			prog.end()
+			if err != nil && len(args) == 1 {
+				return fmt.Errorf("%s: %w", args[0], err) // the run's errors name the scenario file
+			}
 			if err != nil {
 				return err
 			}

@@ -136,3 +136,48 @@ func TestCatalogEntriesLoad(t *testing.T) {
 		t.Fatalf("walking the catalog: %v (%d entries)", err, n)
 	}
 }
+
+// Heartbeats alone for a transfer that would take 3.2e10 s: a waiting task
+// pinned to the machine the transfer's reducer holds keeps heartbeat-driven
+// schedulers offering the other machine every second. The run is refused
+// at once with the diagnosis; with a 400 KB transfer (3.2e6 heartbeats,
+// under the budget) it runs to the end.
+func TestIdleHeartbeatsRefused(t *testing.T) {
+	const doc = `
+cluster: {racks: 1, machines_per_rack: 2, slots_per_machine: 1, nic: 1bps}
+network: {topology: nonblocking}
+workload:
+  jobs:
+    - id: A
+      stages:
+        - {id: map, tasks: [{compute: 0s, output: SIZE, pin: 1}]}
+        - {id: reduce, after: map, tasks: [{share: 1, compute: 1s, pin: 0}]}
+    - id: B
+      arrival: 1s
+      stages:
+        - {id: map, tasks: [{compute: 1s, pin: 0}]}
+`
+	for _, name := range []string{"delay", "nas", "pushbox", "sw-delay", "dawn"} {
+		t.Run(name, func(t *testing.T) {
+			sc, err := scenario.Parse("slow.yaml", []byte(strings.Replace(doc, "SIZE", "4GB", 1)+"scheduler: "+name+"\n"), ".")
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = sim.Run(sc)
+			if err == nil || !strings.Contains(err.Error(), "nothing but heartbeats") || !strings.Contains(err.Error(), "far slower than intended") {
+				t.Fatalf("got %v, want the idle-heartbeat diagnosis", err)
+			}
+		})
+	}
+	if testing.Short() {
+		return
+	}
+	sc, err := scenario.Parse("slow.yaml", []byte(strings.Replace(doc, "SIZE", "400KB", 1)+"scheduler: delay\n"), ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := sim.Run(sc)
+	if err != nil || len(res.Jobs) != 2 {
+		t.Fatalf("400 KB: %v, %d jobs", err, len(res.Jobs))
+	}
+}
