@@ -29,7 +29,17 @@ func encodeOptions(json bool) []yaml.EncodeOption {
 }
 
 // Encode writes a scenario file; Parse reads it back to an equal File.
+// A job list that Parse left out of f (MaxEchoedJobs) is written in full.
 func Encode(f *File) ([]byte, error) {
+	if l := f.Workload.held; l != nil && f.Workload.Jobs == nil {
+		jobs, err := l.all()
+		if err != nil {
+			return nil, err
+		}
+		g := *f
+		g.Workload.Jobs = jobs
+		f = &g
+	}
 	return yaml.MarshalWithOptions(f, encodeOptions(false)...)
 }
 
@@ -37,7 +47,7 @@ func Encode(f *File) ([]byte, error) {
 // values are errors) without the checks that need the whole scenario; it is
 // for tools that edit a scenario before resolving it with Resolve.
 func Decode(name string, data []byte) (*File, error) {
-	f, _, err := decodeFile(name, data)
+	f, _, err := decodeFile(name, data, false)
 	return f, err
 }
 

@@ -3,6 +3,7 @@ package scenario
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/netsched/netsched/workload"
 )
@@ -24,11 +25,25 @@ type fnode struct {
 }
 
 // flowParser reads one flow value; any form it does not know stops it.
+// A parser is reused from item to item (flowParsers), so that the nodes
+// of an item cost no allocation: they live in its stacks and arena, which
+// are only valid until the next item.
 type flowParser struct {
 	s   []byte
 	i   int
 	bad bool
+
+	keys   []string // keys and values of the collections being read
+	vals   []fnode
+	arena  []fnode // children of the collections read, in the nodes' vals
+	karena []string
+	words  map[string]string // short scalars seen, shared to save allocations
 }
+
+var flowParsers = sync.Pool{New: func() any { return &flowParser{words: map[string]string{}} }}
+
+// maxWords bounds flowParser.words.
+const maxWords = 512
 
 func (p *flowParser) space() {
 	for p.i < len(p.s) && p.s[p.i] == ' ' {
@@ -40,6 +55,20 @@ func isPlain(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-' || c == '/'
 }
 
+// close makes the entries of the collection that started at base in the
+// stacks the children of n, and pops them.
+func (p *flowParser) close(n *fnode, base int) {
+	a := len(p.arena)
+	p.arena = append(p.arena, p.vals[base:]...)
+	n.vals = p.arena[a:len(p.arena):len(p.arena)]
+	if n.kind == 'm' {
+		k := len(p.karena)
+		p.karena = append(p.karena, p.keys[base:]...)
+		n.keys = p.karena[k:len(p.karena):len(p.karena)]
+	}
+	p.vals, p.keys = p.vals[:base], p.keys[:base]
+}
+
 func (p *flowParser) value(depth int) fnode {
 	if depth > 8 || p.i >= len(p.s) {
 		p.bad = true
@@ -49,6 +78,7 @@ func (p *flowParser) value(depth int) fnode {
 	case '{':
 		p.i++
 		n := fnode{kind: 'm'}
+		base := len(p.vals)
 		for !p.bad {
 			p.space()
 			k := p.word()
@@ -56,15 +86,17 @@ func (p *flowParser) value(depth int) fnode {
 				p.bad = true
 				break
 			}
-			for _, seen := range n.keys {
+			for _, seen := range p.keys[base:] {
 				if seen == k {
 					p.bad = true
 				}
 			}
 			p.i += 2
 			p.space()
-			n.keys = append(n.keys, k)
-			n.vals = append(n.vals, p.value(depth+1))
+			p.keys = append(p.keys, k)
+			p.vals = append(p.vals, fnode{}) // held while the value is read
+			v := p.value(depth + 1)
+			p.vals[len(p.vals)-1] = v
 			p.space()
 			if p.i < len(p.s) && p.s[p.i] == ',' {
 				p.i++
@@ -72,17 +104,23 @@ func (p *flowParser) value(depth int) fnode {
 			}
 			if p.i < len(p.s) && p.s[p.i] == '}' {
 				p.i++
+				p.close(&n, base)
 				return n
 			}
 			p.bad = true
 		}
+		p.close(&n, base)
 		return n
 	case '[':
 		p.i++
 		n := fnode{kind: 'l'}
+		base := len(p.vals)
 		for !p.bad {
 			p.space()
-			n.vals = append(n.vals, p.value(depth+1))
+			p.keys = append(p.keys, "")
+			p.vals = append(p.vals, fnode{})
+			v := p.value(depth + 1)
+			p.vals[len(p.vals)-1] = v
 			p.space()
 			if p.i < len(p.s) && p.s[p.i] == ',' {
 				p.i++
@@ -90,10 +128,12 @@ func (p *flowParser) value(depth int) fnode {
 			}
 			if p.i < len(p.s) && p.s[p.i] == ']' {
 				p.i++
+				p.close(&n, base)
 				return n
 			}
 			p.bad = true
 		}
+		p.close(&n, base)
 		return n
 	}
 	w := p.word()
@@ -108,12 +148,24 @@ func (p *flowParser) word() string {
 	for p.i < len(p.s) && isPlain(p.s[p.i]) {
 		p.i++
 	}
-	return string(p.s[start:p.i])
+	b := p.s[start:p.i]
+	if w, ok := p.words[string(b)]; ok {
+		return w
+	}
+	w := string(b)
+	if len(p.words) < maxWords && len(w) <= 16 {
+		p.words[w] = w
+	}
+	return w
 }
 
 // decodeFlowJob decodes one item's text (after its dash) into js.
 func decodeFlowJob(text []byte, js *JobSpec) bool {
-	p := &flowParser{s: text}
+	p := flowParsers.Get().(*flowParser)
+	defer flowParsers.Put(p)
+	p.s, p.i, p.bad = text, 0, false
+	p.keys, p.vals, p.arena, p.karena = p.keys[:0], p.vals[:0], p.arena[:0], p.karena[:0]
+	defer func() { p.s = nil }()
 	p.space()
 	if p.i >= len(p.s) || p.s[p.i] != '{' {
 		return false

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/netsched/netsched/internal/units"
 	"github.com/netsched/netsched/workload"
@@ -133,33 +134,43 @@ func fromJob(j *workload.Job) JobSpec {
 // streamed trace is checked the same way as a list in a scenario file.
 type jobChecker struct {
 	machines int
-	seen     map[string]jobRef  // job id -> where it was defined, for messages
-	all      map[string]float64 // every id of a list and its arrival (nil when streamed)
-	last     float64            // arrival of the previous job
-	streamed bool               // jobs come from a stream: arrivals must not decrease
+	// seen maps each job id checked to where it was defined, for
+	// messages: its index in a list (whose line is computed only for a
+	// message), or a streamed record's line (its text is not kept).
+	seen map[string]int
+	// find returns the arrival of a list's first job with an id (nil when
+	// streamed). Only messages need it, so it may be slow.
+	find     func(id string) (arrival float64, ok bool)
+	list     string  // path of the list checked ("" when streamed)
+	listSrc  *source // the list's document
+	last     float64 // arrival of the previous job
+	streamed bool    // jobs come from a stream: arrivals must not decrease
 }
 
 func newJobChecker(machines int) *jobChecker {
-	return &jobChecker{machines: machines, seen: map[string]jobRef{}}
+	return &jobChecker{machines: machines, seen: map[string]int{}}
 }
 
-// jobRef locates a job's definition. In a list its line is computed only
-// for a message; a streamed record keeps just its line, not its text.
-type jobRef struct {
-	src  *source
-	path string
-	line int
-}
-
-func (r jobRef) lineNo() int {
-	if r.src == nil {
-		return r.line
+// lineNo is the line where a job seen as at was defined.
+func (c *jobChecker) lineNo(at int) int {
+	if c.streamed {
+		return at
 	}
-	return r.src.lineOf(joinKey(r.path, "id"))
+	return c.listSrc.lineOf(joinKey(c.path(at), "id"))
 }
 
-// check validates js (found at path in src) and returns it as a job.
-func (c *jobChecker) check(src *source, path string, js *JobSpec) (workload.Job, error) {
+// path is the path of item i of the list checked, "" for a streamed job.
+func (c *jobChecker) path(i int) string {
+	if c.list == "" {
+		return ""
+	}
+	return c.list + "[" + strconv.Itoa(i) + "]"
+}
+
+// check validates js, found in src as the list's item number item (or as
+// a streamed record: item is then ignored), and returns it as a job.
+func (c *jobChecker) check(src *source, item int, js *JobSpec) (workload.Job, error) {
+	path := c.path(item)
 	at := func(sub, format string, args ...any) error {
 		return src.at(joinKey(path, sub), format, args...)
 	}
@@ -182,7 +193,7 @@ func (c *jobChecker) check(src *source, path string, js *JobSpec) (workload.Job,
 		return j, at("", "%v", err)
 	}
 	if prev, dup := c.seen[j.ID]; dup {
-		return j, at("id", "job id %q is used twice (also at line %d)", j.ID, prev.lineNo())
+		return j, at("id", "job id %q is used twice (also at line %d)", j.ID, c.lineNo(prev))
 	}
 	if c.streamed && j.Arrival < c.last {
 		return j, at("arrival", "arrival %s is earlier than the previous job's %s; a trace must be sorted by arrival",
@@ -193,7 +204,12 @@ func (c *jobChecker) check(src *source, path string, js *JobSpec) (workload.Job,
 			continue
 		}
 		apath := fmt.Sprintf("after[%d]", k)
-		switch arr, exists := c.all[p]; {
+		var arr float64
+		var exists bool
+		if c.find != nil {
+			arr, exists = c.find(p)
+		}
+		switch {
 		case p == j.ID:
 			return j, at(apath, "job %q depends on itself", p)
 		case !exists && c.streamed:
@@ -208,9 +224,9 @@ func (c *jobChecker) check(src *source, path string, js *JobSpec) (workload.Job,
 		}
 	}
 	if c.streamed {
-		c.seen[j.ID] = jobRef{line: src.line0 + 1}
+		c.seen[j.ID] = src.line0 + 1
 	} else {
-		c.seen[j.ID] = jobRef{src: src, path: path}
+		c.seen[j.ID] = item
 	}
 	c.last = j.Arrival
 	return j, nil

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,9 +28,12 @@ func Load(path string) (*Scenario, error) {
 // relative trace paths. Every error is an *Error naming name, a line and a
 // column.
 func Parse(name string, data []byte, baseDir string) (*Scenario, error) {
-	f, src, err := decodeFile(name, data)
+	f, src, err := decodeFile(name, data, true)
 	if err != nil {
 		return nil, err
+	}
+	if l := f.Workload.held; l != nil {
+		l.sha = sha256.Sum256(data)
 	}
 	sc, err := resolve(f, src, baseDir, true)
 	if err != nil {
@@ -43,7 +47,7 @@ func Parse(name string, data []byte, baseDir string) (*Scenario, error) {
 // that touch other files (a trace need not exist yet); it is what editors
 // of scenario files, like sweeps, start from.
 func ParseFile(name string, data []byte) (*File, error) {
-	f, src, err := decodeFile(name, data)
+	f, src, err := decodeFile(name, data, false)
 	if err != nil {
 		return nil, err
 	}
@@ -53,21 +57,47 @@ func ParseFile(name string, data []byte) (*File, error) {
 	return f, nil
 }
 
-func decodeFile(name string, data []byte) (*File, *source, error) {
+// decodeFile decodes a scenario. With leave, a list of more than
+// maxHeldJobs jobs is left out of Workload.Jobs and kept in Workload.held,
+// as its text when the list was cut.
+func decodeFile(name string, data []byte, leave bool) (*File, *source, error) {
 	if err := CheckNesting(name, data); err != nil {
 		return nil, nil, err
 	}
 	if sl, ok := cutList(data, "workload", "jobs"); ok && cutLists {
 		var f File
-		src, ok, err := decodeSplit(name, sl, &f, &f.Workload.Jobs)
+		keep := !leave || len(sl.items) <= maxHeldJobs
+		var jobs []JobSpec
+		var arrivals []float64
+		if keep {
+			jobs = make([]JobSpec, 0, len(sl.items))
+		} else {
+			arrivals = make([]float64, 0, len(sl.items))
+		}
+		src, ok, err := decodeSplit(name, sl, &f, func(js *JobSpec) {
+			if keep {
+				jobs = append(jobs, *js)
+			} else {
+				arrivals = append(arrivals, float64(js.Arrival))
+			}
+		})
 		if err != nil {
 			return nil, nil, err
 		}
 		if ok {
+			f.Workload.Jobs = jobs
+			if !keep {
+				f.Workload.held = textList(name, sl, arrivals)
+			}
 			return &f, src, nil
 		}
 	}
-	return decodeWhole(name, data)
+	f, src, err := decodeWhole(name, data)
+	if err == nil && leave && len(f.Workload.Jobs) > maxHeldJobs {
+		f.Workload.held = &jobList{specs: f.Workload.Jobs, name: name}
+		f.Workload.Jobs = nil
+	}
+	return f, src, err
 }
 
 // cutLists enables decoding explicit job lists item by item (tests compare

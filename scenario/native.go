@@ -44,20 +44,50 @@ func DecodeJobsYAML(name string, data []byte) ([]JobSpec, error) {
 }
 
 func decodeJobsYAML(name string, data []byte) ([]JobSpec, *source, error) {
+	l, src, err := decodeJobList(name, data, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	return l.specs, src, nil
+}
+
+// decodeJobList decodes a native YAML trace. With asText, a list that is
+// cut is kept as its items' text (jobList), not decoded into memory.
+func decodeJobList(name string, data []byte, asText bool) (*jobList, *source, error) {
 	if err := CheckNesting(name, data); err != nil {
 		return nil, nil, err
 	}
 	if sl, ok := cutList(data, "jobs"); ok && cutLists {
 		var f jobsFile
-		src, ok, err := decodeSplit(name, sl, &f, &f.Jobs)
+		var jobs []JobSpec
+		var arrivals []float64
+		if asText {
+			arrivals = make([]float64, 0, len(sl.items))
+		} else {
+			jobs = make([]JobSpec, 0, len(sl.items))
+		}
+		src, ok, err := decodeSplit(name, sl, &f, func(js *JobSpec) {
+			if asText {
+				arrivals = append(arrivals, float64(js.Arrival))
+			} else {
+				jobs = append(jobs, *js)
+			}
+		})
 		if err != nil {
 			return nil, nil, err
 		}
 		if ok {
-			return f.Jobs, src, nil
+			if asText {
+				return textList(name, sl, arrivals), src, nil
+			}
+			return &jobList{specs: jobs, name: name}, src, nil
 		}
 	}
-	return decodeJobsWhole(name, data)
+	jobs, src, err := decodeJobsWhole(name, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &jobList{specs: jobs, name: name}, src, nil
 }
 
 // decodeJobsWhole decodes a native YAML trace as one tree.
@@ -169,18 +199,18 @@ func openNative(path string, options map[string]any, sc *Scenario) (workload.Sou
 		if err != nil {
 			return nil, err
 		}
-		specs, src, err := decodeJobsYAML(path, data)
+		l, src, err := decodeJobList(path, data, true)
 		if err != nil {
 			return nil, err
 		}
-		if len(specs) == 0 {
+		if l.len() == 0 {
 			return nil, src.at("jobs", "expected a list of at least one job")
 		}
-		order, err := checkJobList(sc, specs, src, "jobs")
+		order, err := checkJobList(sc, l, src, "jobs")
 		if err != nil {
 			return nil, err
 		}
-		return &specSource{specs: specs, order: order}, nil
+		return &specSource{list: l, order: order}, nil
 	}
 	return nil, fmt.Errorf("%s: a native trace must end in .yaml, .yml or .jsonl", path)
 }
@@ -200,7 +230,7 @@ func (s *jsonlSource) Next() (*workload.Job, bool, error) {
 	js, src, err := s.lr.next()
 	if err == nil {
 		var j workload.Job
-		if j, err = s.c.check(src, "", &js); err == nil {
+		if j, err = s.c.check(src, 0, &js); err == nil {
 			return &j, true, nil
 		}
 	}

@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -41,7 +40,11 @@ func resolveWorkload(sc *Scenario, f *File, src *source, baseDir string, checkFi
 	}
 	switch given[0] {
 	case "jobs":
-		return resolveJobs(sc, w.Jobs, src)
+		l := w.leftOut()
+		if l == nil {
+			l = &jobList{specs: w.Jobs}
+		}
+		return resolveJobs(sc, l, src)
 	case "trace":
 		return resolveTrace(sc, w, src, baseDir, checkFiles)
 	default:
@@ -55,35 +58,44 @@ func resolveWorkload(sc *Scenario, f *File, src *source, baseDir string, checkFi
 	}
 }
 
-func resolveJobs(sc *Scenario, specs []JobSpec, src *source) error {
-	if len(specs) == 0 {
+func resolveJobs(sc *Scenario, l *jobList, src *source) error {
+	if l.len() == 0 {
 		return src.at("workload.jobs", "expected a list of at least one job")
 	}
-	order, err := checkJobList(sc, specs, src, "workload.jobs")
+	order, err := checkJobList(sc, l, src, "workload.jobs")
 	if err != nil {
 		return err
 	}
 	sc.OpenWorkload = func() (workload.Source, error) {
-		return &specSource{specs: specs, order: order}, nil
+		return &specSource{list: l, order: order}, nil
 	}
 	return nil
+}
+
+// leftOut is the list Parse left out of w.Jobs, if w has no other workload.
+func (w *WorkloadSpec) leftOut() *jobList {
+	if w.held == nil || w.Jobs != nil || w.Trace != "" || w.Generate != "" {
+		return nil
+	}
+	return w.held
 }
 
 // checkJobList validates a list of jobs found at path and returns their
 // indices sorted by arrival (stable, so equal arrivals keep the file's
 // order).
-func checkJobList(sc *Scenario, specs []JobSpec, src *source, path string) ([]int32, error) {
-	order := make([]int32, len(specs))
-	c := newJobChecker(len(sc.Machines))
-	c.all = make(map[string]float64, len(specs))
-	for i := range specs {
-		order[i] = int32(i)
-		if _, dup := c.all[specs[i].ID]; !dup {
-			c.all[specs[i].ID] = float64(specs[i].Arrival)
+func checkJobList(sc *Scenario, l *jobList, src *source, path string) ([]int32, error) {
+	n := l.len()
+	if l.text != nil && l.arrivals == nil {
+		if err := l.readArrivals(); err != nil {
+			return nil, err
 		}
 	}
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
+	}
 	slices.SortStableFunc(order, func(a, b int32) int {
-		switch x, y := specs[a].Arrival, specs[b].Arrival; {
+		switch x, y := l.arrival(int(a)), l.arrival(int(b)); {
 		case x < y:
 			return -1
 		case x > y:
@@ -91,21 +103,37 @@ func checkJobList(sc *Scenario, specs []JobSpec, src *source, path string) ([]in
 		}
 		return 0
 	})
+	c := newJobChecker(len(sc.Machines))
+	c.seen, c.list, c.listSrc = make(map[string]int, n), path, src
+	c.find = func(id string) (float64, bool) {
+		for i := range n {
+			js, err := l.spec(i)
+			if err == nil && js.ID == id {
+				return float64(js.Arrival), true
+			}
+		}
+		return 0, false
+	}
 	for _, i := range order {
-		if _, err := c.check(src, fmt.Sprintf("%s[%d]", path, i), &specs[i]); err != nil {
+		js, err := l.spec(int(i))
+		if err != nil {
+			return nil, err
+		}
+		if _, err := c.check(src, int(i), js); err != nil {
 			return nil, err
 		}
 	}
+	l.arrivals = nil // checked: the jobs' text is all that is needed now
 	return order, nil
 }
 
 // specSource streams a checked list of jobs in arrival order, converting
 // each to the job model only when the engine asks for it: a run holds the
-// file's form of the list and the jobs it has reached, not a second copy
-// of the whole list. Each pass makes new jobs, so a consumer may modify
-// the jobs it is given.
+// list (its file form, or for a long list its text) and the jobs it has
+// reached, not a second copy of the whole list. Each pass makes new jobs,
+// so a consumer may modify the jobs it is given.
 type specSource struct {
-	specs []JobSpec
+	list  *jobList
 	order []int32
 	i     int
 }
@@ -114,7 +142,11 @@ func (s *specSource) Next() (*workload.Job, bool, error) {
 	if s.i >= len(s.order) {
 		return nil, false, nil
 	}
-	j := s.specs[s.order[s.i]].toJob()
+	js, err := s.list.spec(int(s.order[s.i]))
+	if err != nil {
+		return nil, false, err
+	}
+	j := js.toJob()
 	s.i++
 	return &j, true, nil
 }

@@ -10,7 +10,10 @@ import (
 )
 
 // Scenario is a validated scenario with every default applied: what the
-// engine runs. File keeps the user's document for echoing in outputs.
+// engine runs. File keeps the user's document for echoing in outputs
+// (File.Echo), except a list of more than MaxEchoedJobs explicit jobs:
+// that is kept as its text, and File.Workload.Jobs is nil (Encode and
+// Resolve of the File still write every job).
 type Scenario struct {
 	Path string // file it came from ("" if built in code)
 	File File

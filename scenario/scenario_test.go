@@ -158,7 +158,7 @@ func TestRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v\n%s", err, data)
 			}
-			if diff := cmp.Diff(sc.File, back.File); diff != "" {
+			if diff := cmp.Diff(sc.File, back.File, cmp.AllowUnexported(WorkloadSpec{})); diff != "" {
 				t.Errorf("round trip (-before +after):\n%s\n%s", diff, data)
 			}
 			if diff := cmp.Diff(readJobs(t, sc), readJobs(t, back)); diff != "" {

@@ -107,6 +107,10 @@ type WorkloadSpec struct {
 	Format   string         `yaml:"format,omitempty"`   // swim | coflow-benchmark | native
 	Generate string         `yaml:"generate,omitempty"` // generator name
 	Options  map[string]any `yaml:"options,omitempty"`  // importer/generator parameters
+
+	// held is a list of more than MaxEchoedJobs jobs that Parse left out
+	// of Jobs (nil then): it is used while Jobs is nil (joblist.go).
+	held *jobList
 }
 
 // JobSpec is one job in the explicit (native) workload format.

@@ -219,12 +219,13 @@ func itemText(text []byte, dash int) []byte {
 // useFlowJobs enables decodeFlowJob (tests compare with the library).
 var useFlowJobs = true
 
-// decodeSplit decodes a document whose list at keys was cut by cutList:
-// v (a pointer to the document's type) gets everything but the list, each
-// item is decoded into a new element of list (a pointer to a slice). ok
-// is false when the cut does not decode alone; then the caller decodes
-// the whole document, which reports exactly what the library would.
-func decodeSplit(name string, sl *splitList, v any, list any) (src *source, ok bool, err error) {
+// decodeSplit decodes a document whose list of jobs was cut by cutList: v
+// (a pointer to the document's type) gets everything but the list, and
+// add is given each item decoded, in order, until an error is found (the
+// caller keeps what it was given only if err is nil and ok). ok is false
+// when the cut does not decode alone; then the caller decodes the whole
+// document, which reports exactly what the library would.
+func decodeSplit(name string, sl *splitList, v any, add func(*JobSpec)) (src *source, ok bool, err error) {
 	src, perr := parseDocument(name, sl.rest)
 	if perr != nil || src.body == nil {
 		return nil, false, nil
@@ -235,22 +236,19 @@ func decodeSplit(name string, sl *splitList, v any, list any) (src *source, ok b
 			src, ok, err = nil, false, nil
 		}
 	}()
-	lt := reflect.ValueOf(list).Elem().Type()
-	lv := reflect.MakeSlice(lt, 0, len(sl.items))
-	elem := lt.Elem()
+	elem := reflect.TypeFor[JobSpec]()
 	// The library checks the shape of the whole document (unknown keys,
 	// numbers of the wrong kind) before decoding any value: so does this,
 	// in document order. Every item is parsed even after an error, since a
 	// syntax error anywhere comes first.
 	shapeErr := shapeOf(src, src.body, v)
 	var itemErr *Error
-	flowJobs := elem == reflect.TypeFor[JobSpec]() && useFlowJobs
 	for i, it := range sl.items {
-		if flowJobs {
+		if useFlowJobs {
 			var js JobSpec
 			if decodeFlowJob(it.text[it.dash+1:], &js) {
 				if shapeErr == nil && itemErr == nil {
-					lv = reflect.Append(lv, reflect.ValueOf(js))
+					add(&js)
 				}
 				continue
 			}
@@ -273,11 +271,11 @@ func decodeSplit(name string, sl *splitList, v any, list any) (src *source, ok b
 			continue
 		}
 		if shapeErr == nil && itemErr == nil {
-			ev := reflect.New(elem)
-			if err := decodeValue(isrc, body, ev.Interface()); err != nil {
+			js := new(JobSpec)
+			if err := decodeValue(isrc, body, js); err != nil {
 				itemErr = err.(*Error)
 			} else {
-				lv = reflect.Append(lv, ev.Elem())
+				add(js)
 			}
 		}
 	}
@@ -292,7 +290,6 @@ func decodeSplit(name string, sl *splitList, v any, list any) (src *source, ok b
 	if itemErr != nil {
 		return nil, true, itemErr
 	}
-	reflect.ValueOf(list).Elem().Set(lv)
 	return src, true, nil
 }
 

@@ -206,7 +206,7 @@ func (c *collector) result(e *Engine) *metrics.Result {
 			reducing++
 		}
 	}
-	s := metrics.Summary{Version: Version, Scenario: c.sc.File, Seed: c.sc.Seed, Scheduler: c.sc.Scheduler.Name,
+	s := metrics.Summary{Version: Version, Scenario: c.sc.File.Echo(), Seed: c.sc.Seed, Scheduler: c.sc.Scheduler.Name,
 		SchedulerParams: c.sc.Scheduler.Params, Jobs: len(c.jobs), Tasks: c.nTasks, JCT: metrics.Summarize(jcts),
 		Decisions: e.stats.decisions, Offers: e.stats.offers, Events: e.stats.events,
 		MonitorSamples: c.samples, Congested: c.congested}
