@@ -28,7 +28,21 @@ type Scheduler struct {
 	byUser map[string]*user
 	stats  Stats
 
-	// scratch, reused by every decision
+	// the decision index (index.go): Algorithm 1's order of the live
+	// units per rack, the units with data on each machine, the units
+	// with a pinned task in join order, and the live units' count
+	idx       *index
+	byMachine [][]*unit
+	pins      []*unit
+	nlive     int
+	dirs      []int // the network states the order asks about
+	anyRack   bool
+	joined    int         // units joined so far (unit.ord)
+	stamp     int         // decisions so far (unit.excluded)
+	nleft     int         // left units still in units
+	starve    []*skiplist // the starvation guard's order per rack, and for units preferring every rack
+
+	// scratch: balance's movers; the reference decision's lists (tests)
 	live   []*unit
 	cands  []Candidate
 	sub    []Candidate
@@ -36,7 +50,7 @@ type Scheduler struct {
 
 	// count[r] is P_r, the preferences for rack r of the planned units in
 	// units (one per unit and preferred rack), kept as plans change and
-	// units leave (issue #21: it was recounted per container).
+	// units leave (it was recounted per container).
 	count []int
 	// pinUnits counts the units in units whose stage has a pinned task;
 	// while it is 0 no waiting task can be pinned to the offered machine.
@@ -44,12 +58,15 @@ type Scheduler struct {
 	refCount []int // oldCount's scratch (tests)
 }
 
-// Test-only references (issue #21), nil outside tests: the original
-// per-container recount of P_r and scan of every live unit for a task
-// pinned to the machine.
+// Test-only references, nil outside tests: the original
+// per-container recount of P_r, scan of every live unit for a task pinned
+// to the machine, and decision over a list of every live unit; and a
+// check called with each unit the decision index picks.
 var (
 	referenceCount  func(s *Scheduler) []int
 	referencePinned func(s *Scheduler, live []*unit, m int) (*unit, sched.Task)
+	referenceDecide func(s *Scheduler, v sched.View, m int, p *sched.Plan) bool
+	checkPick       func(s *Scheduler, rack, m int, saturated bool, u *unit)
 )
 
 // job is Dawn's view of an active job.
@@ -63,6 +80,7 @@ type job struct {
 type user struct {
 	fairlist.Key // Running: its tasks running; Seq: first appearance
 	name         string
+	idx          *index // its live units (fair_users)
 }
 
 // Stats are counters of one run, for analysis and tests.
@@ -84,9 +102,20 @@ func New(c Config) *Scheduler {
 // Stats returns the run's counters so far.
 func (s *Scheduler) Stats() Stats { return s.stats }
 
-// Init sizes the per-rack scratch.
+// Init sizes the per-rack counts and the per-machine lists and sets the
+// directions the index keeps.
 func (s *Scheduler) Init(v sched.View) error {
 	s.count = make([]int, v.Racks())
+	s.byMachine = make([][]*unit, v.NumMachines())
+	s.anyRack = s.cfg.RackChoice == "any"
+	switch s.cfg.Order {
+	case "least-traffic":
+		s.dirs = []int{0}
+	case "most-traffic":
+		s.dirs = []int{1}
+	default:
+		s.dirs = []int{0, 1}
+	}
 	return nil
 }
 
@@ -122,48 +151,39 @@ func (s *Scheduler) saturated(v sched.View) bool {
 // racks do not override), then the starvation guard, then Algorithm 3
 // and Algorithm 1.
 func (s *Scheduler) decide(v sched.View, m int, p *sched.Plan) bool {
-	live := s.candidates()
-	if len(live) == 0 {
+	if referenceDecide != nil {
+		return referenceDecide(s, v, m, p)
+	}
+	if 2*s.nleft > len(s.units) {
+		s.liveUnits(func(*unit) {}) // drop the left units, half of units
+	}
+	if s.nlive == 0 {
 		return false
 	}
-	if referencePinned != nil {
-		if u, t := referencePinned(s, live, m); u != nil {
-			s.stats.Pinned++
-			return s.place(v, u, t, m, p)
-		}
-	} else if s.pinUnits > 0 {
-		for _, u := range live {
-			if !u.hasPin {
-				continue
-			}
-			if t := u.st.NextWaiting(m); !t.IsZero() && t.Pin() == m {
-				s.stats.Pinned++
-				return s.place(v, u, t, m, p)
-			}
-		}
+	s.stamp++
+	if u, t := s.pinned(m); u != nil {
+		s.stats.Pinned++
+		return s.place(v, u, t, m, p)
 	}
 	rack := v.RackOf(m)
-	if u := s.starving(v, live, rack); u != nil {
+	if u := s.starving(v, rack); u != nil {
 		if t := locate.Nearest(v, u.st, m); !t.IsZero() {
 			s.stats.Starved++
 			return s.place(v, u, t, m, p)
 		}
 	}
 	if s.cfg.Balancing {
-		s.balance(s.units, live, rack)
+		s.balance(rack)
 	}
 	saturated := s.saturated(v)
-	cands := s.cands[:0]
-	for _, u := range live {
-		cands = append(cands, Candidate{Prefs: u.prefs, Node: max(0, u.total-u.node[m]), Seq: u.j.seq})
-	}
-	s.cands = cands
-	for range cands {
-		k := s.choose(live, cands, rack, saturated)
-		if k < 0 {
+	for {
+		u := s.choose(rack, m, saturated)
+		if checkPick != nil {
+			checkPick(s, rack, m, saturated, u)
+		}
+		if u == nil {
 			return false
 		}
-		u := live[k]
 		if t := locate.Nearest(v, u.st, m); !t.IsZero() {
 			if saturated {
 				s.stats.Saturated++
@@ -173,31 +193,49 @@ func (s *Scheduler) decide(v sched.View, m int, p *sched.Plan) bool {
 			}
 			return s.place(v, u, t, m, p)
 		}
-		cands[k].Prefs = nil // its waiting tasks are pinned elsewhere
+		u.excluded = s.stamp // its waiting tasks are pinned elsewhere
 	}
-	return false
 }
 
-// choose runs Algorithm 1 over every candidate, or, with user fairness,
-// over the jobs of the first user in fair order that has one for the rack.
-func (s *Scheduler) choose(live []*unit, cands []Candidate, rack int, saturated bool) int {
-	anyRack := s.cfg.RackChoice == "any"
+// choose is Algorithm 1 (Select) over every live unit, or, with user
+// fairness, over the units of the first user in fair order that has one
+// for the rack.
+func (s *Scheduler) choose(rack, m int, saturated bool) *unit {
 	if !s.cfg.FairUsers {
-		return Select(cands, rack, saturated, anyRack)
+		return s.pick(s.idx, nil, rack, m, saturated)
 	}
 	for _, usr := range s.users.All() {
-		s.sub, s.subIdx = s.sub[:0], s.subIdx[:0]
-		for k, u := range live {
-			if u.j.u == usr {
-				s.sub = append(s.sub, cands[k])
-				s.subIdx = append(s.subIdx, k)
-			}
-		}
-		if k := Select(s.sub, rack, saturated, anyRack); k >= 0 {
-			return s.subIdx[k]
+		if u := s.pick(usr.idx, usr, rack, m, saturated); u != nil {
+			return u
 		}
 	}
-	return -1
+	return nil
+}
+
+// pinned is the first live unit, in the order units joined, with a
+// waiting task pinned to m, and that task.
+func (s *Scheduler) pinned(m int) (*unit, sched.Task) {
+	if s.pinUnits == 0 {
+		return nil, sched.Task{}
+	}
+	keep := s.pins[:0]
+	var found *unit
+	var task sched.Task
+	for _, u := range s.pins {
+		if !u.hasPin {
+			continue // left
+		}
+		keep = append(keep, u)
+		if found != nil || !u.inIdx {
+			continue
+		}
+		if t := u.st.NextWaiting(m); !t.IsZero() && t.Pin() == m {
+			found, task = u, t
+		}
+	}
+	clear(s.pins[len(keep):])
+	s.pins = keep
+	return found, task
 }
 
 func (s *Scheduler) place(v sched.View, u *unit, t sched.Task, m int, p *sched.Plan) bool {
@@ -205,31 +243,31 @@ func (s *Scheduler) place(v sched.View, u *unit, t sched.Task, m int, p *sched.P
 		return false
 	}
 	s.stats.Decisions++
-	u.lastServed = v.Now()
+	s.served(u, v.Now())
 	u.j.u.Running++ // now, not at TaskStarted: later machines of the same heartbeat see it
 	s.users.Moved(u.j.u)
+	if u.st.WaitingCount() == 0 {
+		s.unindex(u)
+	}
 	return true
 }
 
-// candidates are the planned stages with tasks left to place, in the order
-// their stages became ready; finished stages leave the list of units.
-func (s *Scheduler) candidates() []*unit {
+// liveUnits calls f for each live unit, in the order units joined, and
+// drops the units that left.
+func (s *Scheduler) liveUnits(f func(u *unit)) {
 	keep := s.units[:0]
-	live := s.live[:0]
 	for _, u := range s.units {
-		if u.st.Finished() >= u.st.NumTasks() {
-			s.leave(u)
+		if u.left {
 			continue
 		}
 		keep = append(keep, u)
-		if u.planned && u.st.WaitingCount() > 0 {
-			live = append(live, u)
+		if u.inIdx {
+			f(u)
 		}
 	}
 	clear(s.units[len(keep):])
 	s.units = keep
-	s.live = live
-	return live
+	s.nleft = 0
 }
 
 // balance is Algorithm 3 for a container in rack: when the rack is
@@ -237,7 +275,7 @@ func (s *Scheduler) candidates() []*unit {
 // to place also prefers it. P_r counts the planned stages that have not
 // finished (a job whose tasks all run still prefers its racks), one per
 // job and stage.
-func (s *Scheduler) balance(units, live []*unit, rack int) {
+func (s *Scheduler) balance(rack int) {
 	count := s.count
 	if referenceCount != nil {
 		count = referenceCount(s)
@@ -246,37 +284,59 @@ func (s *Scheduler) balance(units, live []*unit, rack int) {
 	if hot < 0 {
 		return
 	}
-	if k := mover(live, hot, rack); k >= 0 {
-		u := live[k]
-		u.prefs = append(u.prefs, Preferred{Rack: rack, Traffic: u.traffic(rack)})
-		if u.counted {
-			s.count[rack]++
+	// mover's choice is a minimum over a total order: any visiting order
+	// gives it
+	s.live = s.live[:0]
+	s.liveUnits(func(u *unit) {
+		if u.prefers(hot) && !u.prefers(rack) {
+			s.live = append(s.live, u)
 		}
-		s.stats.Balances++
+	})
+	if k := mover(s.live, hot, rack); k >= 0 {
+		s.extend(s.live[k], rack)
 	}
+}
+
+// extend is Algorithm 3 giving u rack as an extra preferred rack.
+func (s *Scheduler) extend(u *unit, rack int) {
+	s.unindex(u)
+	u.prefs = append(u.prefs, Preferred{Rack: rack, Traffic: u.traffic(rack)})
+	if u.counted {
+		s.count[rack]++
+	}
+	s.stats.Balances++
+	s.index(u)
 }
 
 // join adds a new unit to units.
 func (s *Scheduler) join(u *unit) {
+	u.ord = s.joined
+	s.joined++
 	s.units = append(s.units, u)
 	for _, t := range u.st.Tasks() {
 		if t.Pin() >= 0 {
 			u.hasPin = true
 			s.pinUnits++
+			s.pins = append(s.pins, u)
 			break
 		}
 	}
 }
 
-// leave takes a finished unit's preferences and pins out of the counts as
-// it leaves units.
+// leave takes a finished unit's preferences and pins out of the counts and
+// the unit out of the decision index; units drops it later.
 func (s *Scheduler) leave(u *unit) {
+	if u.left {
+		return
+	}
 	s.uncount(u)
+	s.unindex(u)
 	u.left = true
 	if u.hasPin {
 		u.hasPin = false
 		s.pinUnits--
 	}
+	s.nleft++
 }
 
 // uncount removes u's preferences from P_r.
@@ -303,16 +363,14 @@ func (s *Scheduler) recount(u *unit) {
 
 // starving is the starvation guard: the stage preferring rack that has
 // gone longest without a container, if longer than starve_after.
-func (s *Scheduler) starving(v sched.View, live []*unit, rack int) *unit {
+func (s *Scheduler) starving(v sched.View, rack int) *unit {
 	if s.cfg.StarveAfter <= 0 {
 		return nil
 	}
-	var best *unit
-	for _, u := range live {
-		if v.Now()-u.lastServed > s.cfg.StarveAfter && u.prefers(rack) &&
-			(best == nil || u.lastServed < best.lastServed || u.lastServed == best.lastServed && earlier(u, best)) {
-			best = u
-		}
+	// the unit served longest ago is the only one that can have waited
+	// longer than starve_after if any has
+	if u := s.starveFirst(rack); u != nil && v.Now()-u.lastServed > s.cfg.StarveAfter {
+		return u
 	}
-	return best
+	return nil
 }

@@ -26,7 +26,10 @@
 //     the jobs preferring the rack; ties go to node-level data, then to
 //     arrival. Before that, Algorithm 3 (balance.go) gives a job of the
 //     most-preferred rack this rack too when no job (or, with b > 0, too
-//     few) prefers it.
+//     few) prefers it. Select states the choice; decide takes it from a
+//     decision index (index.go) that keeps the jobs of each rack in
+//     Select's order as plans change, so a decision does not visit every
+//     active job.
 //   - Starvation and fairness (§3.4): the paper relies on saturated and
 //     unsaturated periods alternating; starve_after adds a guard and
 //     fair_users the user-level fairness the paper mentions.

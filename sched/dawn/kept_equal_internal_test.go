@@ -83,8 +83,8 @@ func randomKeptScenario(rng *rand.Rand) string {
 func runKept(t *testing.T, doc string, ref bool) (*metrics.Result, Stats) {
 	t.Helper()
 	if ref {
-		referenceCount, referencePinned = oldCount, oldPinned
-		defer func() { referenceCount, referencePinned = nil, nil }()
+		referenceCount, referencePinned, referenceDecide = oldCount, oldPinned, oldDecide
+		defer func() { referenceCount, referencePinned, referenceDecide = nil, nil, nil }()
 	}
 	sc, err := scenario.Parse("random.yaml", []byte(doc), ".")
 	if err != nil {
@@ -102,10 +102,11 @@ func runKept(t *testing.T, doc string, ref bool) (*metrics.Result, Stats) {
 	return res, s.(*Scheduler).Stats()
 }
 
-// TestKeptCountsMatchReference: the kept rack counts P_r and the pin
-// index make the same decisions, in the same order, as the original
-// per-container recount and scan of every unit, on randomised scenarios
-// (issue #21): every task and job record and Dawn's counters are equal.
+// TestKeptCountsMatchReference: the kept rack counts P_r, the pin index
+// and the decision index make the same decisions, in the same order, as
+// the original per-container recount and scans of every unit (oldCount,
+// oldPinned, oldDecide), on randomised scenarios: every task
+// and job record and Dawn's counters are equal.
 func TestKeptCountsMatchReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 2026))
 	runs := 100
@@ -142,39 +143,66 @@ func TestKeptCountsMatchReference(t *testing.T) {
 	}
 }
 
-// BenchmarkKeptDecision is issue #21's cost benchmark for Dawn alone with
-// the original per-container recount and pin scan (old: oldCount and
-// oldPinned) and the kept counts (new), in one binary: us/decision is the
-// scheduler's own time per decision on schedtest.BusyJobs (200 one-slot
-// machines), as in sched/internal/costbench. Alternate with e.g.
+// BenchmarkKeptDecision is the decision-cost benchmark for Dawn alone, in
+// one binary: us/decision is the scheduler's own time per decision on
+// schedtest.BusyJobs (200 one-slot machines), as in
+// sched/internal/costbench. Paths: old is the original code (oldDecide
+// with oldCount and oldPinned: every live unit listed and recounted per
+// container), kept the kept counts and pin index of the first change
+// (oldDecide alone: still a list of every live unit per container), new
+// the decision index. Alternate them, e.g.
 //
-//	for i in 1 2 3; do for o in old new; do
+//	for i in 1 2 3; do for o in old kept new; do
 //	  go test ./sched/dawn -run '^$' -bench "KeptDecision/^1000\$/$o" -benchtime 1x; done; done
 func BenchmarkKeptDecision(b *testing.B) {
-	for _, n := range []int{1000, 20000} {
-		for _, path := range []string{"old", "new"} {
+	for _, n := range []int{1000, 5000, 20000} {
+		for _, path := range []string{"old", "kept", "new"} {
 			b.Run(fmt.Sprintf("%d/%s", n, path), func(b *testing.B) {
-				sc, err := scenario.Parse("busy.yaml", []byte(schedtest.BusyJobs(n, 200, "dawn", "")), ".")
-				if err != nil {
-					b.Fatal(err)
-				}
-				sc.Check = false
-				if path == "old" {
-					referenceCount, referencePinned = oldCount, oldPinned
-					defer func() { referenceCount, referencePinned = nil, nil }()
-				}
-				var secs float64
-				decisions := 0
-				for b.Loop() {
-					res, err := sim.Run(sc)
-					if err != nil {
-						b.Fatal(err)
-					}
-					secs += res.Timing.SchedulerSeconds
-					decisions += res.Timing.Decisions
-				}
-				b.ReportMetric(secs*1e6/float64(decisions), "us/decision")
+				benchBusy(b, n, "dawn", path)
 			})
 		}
 	}
+}
+
+// BenchmarkOptionDecision is BenchmarkKeptDecision with one of Dawn's
+// options changed from the default, reference (old: the original code)
+// and decision index (new):
+//
+//	go test ./sched/dawn -run '^$' -bench 'OptionDecision/^5000$' -benchtime 1x
+func BenchmarkOptionDecision(b *testing.B) {
+	for _, n := range []int{5000, 20000} {
+		for _, opt := range []string{"starve_after=2", "fair_users=true", "rack_choice=selected", "order=least-traffic", "order=most-traffic", "balance=0.7"} {
+			for _, path := range []string{"old", "new"} {
+				b.Run(fmt.Sprintf("%d/%s/%s", n, opt, path), func(b *testing.B) {
+					benchBusy(b, n, "{name: dawn, params: {"+strings.Replace(opt, "=", ": ", 1)+"}}", path)
+				})
+			}
+		}
+	}
+}
+
+func benchBusy(b *testing.B, n int, scheduler, path string) {
+	sc, err := scenario.Parse("busy.yaml", []byte(schedtest.BusyJobs(n, 200, scheduler, "")), ".")
+	if err != nil {
+		b.Fatal(err)
+	}
+	sc.Check = false
+	switch path {
+	case "old":
+		referenceCount, referencePinned, referenceDecide = oldCount, oldPinned, oldDecide
+	case "kept":
+		referenceDecide = oldDecide
+	}
+	defer func() { referenceCount, referencePinned, referenceDecide = nil, nil, nil }()
+	var secs float64
+	decisions := 0
+	for b.Loop() {
+		res, err := sim.Run(sc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		secs += res.Timing.SchedulerSeconds
+		decisions += res.Timing.Decisions
+	}
+	b.ReportMetric(secs*1e6/float64(decisions), "us/decision")
 }

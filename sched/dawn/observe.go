@@ -19,10 +19,13 @@ func (s *Scheduler) Observe(v sched.View, e sched.Event, p *sched.Plan) {
 			s.users.Moved(j.u)
 		}
 		if st := e.Stage; st.Finished() == st.NumTasks() {
+			if u := s.byStage[st]; u != nil && referenceDecide == nil {
+				s.leave(u)
+			}
 			for _, c := range st.Children() {
 				if u := s.byStage[c]; u != nil && !u.planned && parentsDone(c) {
+					u.lastServed = v.Now() // before plan indexes it
 					s.plan(v, u)
-					u.lastServed = v.Now()
 				}
 			}
 		}
@@ -63,8 +66,11 @@ func (s *Scheduler) ready(v sched.View, st sched.Stage) {
 	s.byStage[st] = u
 	s.join(u)
 	if u.role == input || parentsDone(st) {
+		u.lastServed = v.Now() // before plan indexes it
 		s.plan(v, u)
-		u.lastServed = v.Now()
+	}
+	if st.NumTasks() == 0 && referenceDecide == nil {
+		s.leave(u) // finished already: no TaskFinished will say so
 	}
 }
 

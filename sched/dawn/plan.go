@@ -76,8 +76,12 @@ func DepRack(cost []float64, maxReduce, from int) int {
 // lines 3-12, and 13-16 when called again for an output stage).
 func (s *Scheduler) plan(v sched.View, u *unit) {
 	s.uncount(u)
+	s.unindex(u)
+	defer s.index(u)
 	defer s.recount(u)
+	old := u.node
 	u.locate(v)
+	s.register(u, old)
 	u.maxRack = argmax(u.data, u.j.seq)
 	u.depRack = u.maxRack
 	if u.total == 0 {

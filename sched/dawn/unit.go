@@ -60,6 +60,16 @@ type unit struct {
 	counted bool // prefs are in Scheduler.count
 	left    bool // finished and dropped from Scheduler.units
 	hasPin  bool // a task of the stage is pinned, counted in pinUnits
+
+	// the decision index (index.go)
+	ord        int        // join order: Select's last tie (a job's stages share Seq)
+	inIdx      bool       // live and in the index's sets (mem)
+	every      [2]bool    // per direction: eligible for every rack
+	ka, kb     [2]float64 // per direction: the sets' keys (key, Node off its data)
+	mem        []member   // the sets holding it
+	smem       []member   // the starvation guard's sets holding it
+	excluded   int        // the decision (Scheduler.stamp) that found its tasks pinned elsewhere
+	inMachines bool       // listed in Scheduler.byMachine under its node map's machines
 }
 
 // traffic is the bytes the stage moves across racks if it runs in rack r.
