@@ -10,7 +10,7 @@ import (
 )
 
 // MaxEchoedJobs is the longest list of explicit jobs that Parse keeps in
-// File.Workload.Jobs and that summary.json echoes job by job (issue #21).
+// File.Workload.Jobs and that summary.json echoes job by job.
 // A longer list is kept as its text, each job decoded again when the run
 // reaches it: its file form would take about 640 bytes per job for as
 // long as the run lasts, and its echo some 2 KB of JSON per job. Its echo

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// busyScenario is the scenario of issue #21: n explicit jobs of a map and
+// busyScenario is the busy scenario: n explicit jobs of a map and
 // a reduce stage, one flow-style line each, in random arrival order.
 func busyScenario(n int) []byte {
 	var b strings.Builder

@@ -197,7 +197,7 @@ func TestJSONLFastPathMatchesYAML(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
 	// Also hand-written forms: numbers for sizes, a bare dependency.
 	lines = append(lines, `{"id": "h", "arrival": 2.5, "stages": [{"id": "m", "count": 2, "input": 1024, "compute": {"dist": "uniform", "min": "1s", "max": 3}}, {"id": "r", "after": "m", "tasks": [{"output": 5, "pin": 0}]}]}`)
-	// Forms the custom types decode without the YAML library (issue #21),
+	// Forms the custom types decode without the YAML library,
 	// and forms they hand to it.
 	for _, stage := range []string{
 		`"after": ["a", "b"]`, `"after": []`, `"after": null`, `"after": 1`, `"after": [1, "b"]`, `"after": "a"`,

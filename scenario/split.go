@@ -10,7 +10,7 @@ import (
 	"github.com/goccy/go-yaml/parser"
 )
 
-// A list of explicit jobs is decoded one item at a time (issue #21): the
+// A list of explicit jobs is decoded one item at a time: the
 // YAML library's tokens and tree of a whole 20,000-job document took over
 // 200 bytes per byte of text at once, while one item's tree is small and
 // dropped as soon as the item is decoded (and most generated items skip

@@ -3,7 +3,7 @@
 // blocked a map pick, how often CA-RTS placed another job's reducer than
 // the MTS-only order would have, CR-RTS's activations and the congestion
 // they saw) and, per shuffle class, the jobs each mechanism touched with
-// their mean JCT (issue #18). With a variant (-vs), the same jobs' mean JCT
+// their mean JCT. With a variant (-vs), the same jobs' mean JCT
 // in the variant is printed next to the base's.
 //
 // The counters are not part of a run directory, so nasstats runs the

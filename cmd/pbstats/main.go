@@ -1,7 +1,7 @@
 // Command pbstats runs PushBox on a sweep's base scenario and prints the
 // counters of its mechanisms (pushbox.Stats: the not-hinder test, the
 // controlled concurrency and its wildcard) and, with a variant, which jobs
-// the mechanism touched and how their JCT changed (issue #18).
+// the mechanism touched and how their JCT changed.
 //
 // The counters are not part of a run directory (summary.json has no hook
 // for scheduler counters), so pbstats runs the scenario itself, in

@@ -10,7 +10,7 @@ import (
 )
 
 // Indexes kept on lifecycle events so that a decision visits only the jobs
-// that can take part in it (issue #21): per user, the jobs with waiting
+// that can take part in it: per user, the jobs with waiting
 // maps and those with waiting reducers, each in arrival order, and a bound
 // on the predicted output of any waiting map, which lets MTS stop at the
 // first data-local map no later one can beat.

@@ -213,7 +213,7 @@ func TestSeqSet(t *testing.T) {
 	}
 }
 
-// BenchmarkIndexedDecision is issue #21's cost benchmark for NAS alone with
+// BenchmarkIndexedDecision is the cost benchmark for NAS alone with
 // the original scans (old: oldOffer) and the indexes (new), in one binary:
 // us/decision is the scheduler's own time per decision on
 // schedtest.BusyJobs (200 one-slot machines; 2,000 at 100,000 jobs), as in

@@ -7,7 +7,7 @@ import (
 	"github.com/netsched/netsched/sched/internal/locate"
 )
 
-// The original decision code (before issue #21), kept as the reference of
+// The original decision code, kept as the reference of
 // TestIndexesMatchReference: every scan walks all of the user's active jobs
 // in arrival order.
 

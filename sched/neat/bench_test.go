@@ -7,7 +7,7 @@ import (
 	"github.com/netsched/netsched/sim"
 )
 
-// BenchmarkBusy: neat's time per decision on issue #21's busy scenario
+// BenchmarkBusy: neat's time per decision on the busy scenario
 // (1,000 jobs on 200 one-slot machines, almost all waiting at once).
 func BenchmarkBusy(b *testing.B) {
 	sc := schedtest.Parse(b, schedtest.BusyJobs(1000, 200, "neat", ""))

@@ -121,8 +121,8 @@ func runOrder(t *testing.T, doc, how string) (*metrics.Result, Stats, error) {
 // TestOrderMatchesReference: the kept job order (an indexed heap updated
 // on lifecycle events) makes the same decisions, in the same order, as
 // the original walk of every active job per pass, for orders fair and
-// fifo, every predictor and network policy, on randomised scenarios
-// (issue #21); so does the fallback for a neat whose events are hidden.
+// fifo, every predictor and network policy, on randomised scenarios;
+// so does the fallback for a neat whose events are hidden.
 func TestOrderMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 2026))
 	runs := 120
@@ -175,7 +175,7 @@ func TestOrderMatchesReference(t *testing.T) {
 	}
 }
 
-// BenchmarkOrderDecision is issue #21's cost benchmark for neat alone with
+// BenchmarkOrderDecision is the cost benchmark for neat alone with
 // the original job order (old: oldPlace, a walk of every active job per
 // pass) and the kept one (new), alternating in one binary: us/decision is
 // the scheduler's own time per decision on schedtest.BusyJobs (200

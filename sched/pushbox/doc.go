@@ -81,8 +81,8 @@
 //
 // Stats (stats.go) counts how often the not-hinder test and the wildcard
 // decide and for which jobs, and the estimated coflow size of every job;
-// cmd/pbstats prints them for a sweep's base scenario (issue #18,
-// docs/reproductions/pushbox.md). Counting changes no decision.
+// cmd/pbstats prints them for a sweep's base scenario
+// (docs/reproductions/pushbox.md). Counting changes no decision.
 //
 // # Checking
 //

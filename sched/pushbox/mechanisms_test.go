@@ -10,7 +10,7 @@ import (
 )
 
 // Hand-built scenarios in which each of the mechanisms whose ablation
-// barely moves the mean JCT on the FB2010 trace (issue #18: the wildcard,
+// barely moves the mean JCT on the FB2010 trace (the wildcard,
 // the not-hinder test, exact estimates) must change the outcome. Units as
 // in the toy cases: 1 MB/s NICs, so 1 MB takes 1 s; machine 1 holds the
 // map output (its maps read nothing and compute nothing, so they end at

@@ -17,7 +17,7 @@ import (
 // (which is why this is not fairlist's order, which nas and sw-delay keep).
 // The plan already deducted them from the jobs' waiting tasks.
 //
-// The order is kept, not recomputed (issue #21): each queue's jobs with
+// The order is kept, not recomputed: each queue's jobs with
 // waiting tasks sit in an indexed heap keyed by (held slots, arrival), a
 // job is re-keyed when a lifecycle event or a placement of this pass
 // touched it, and the order is read lazily off the heap (O(k log k) for

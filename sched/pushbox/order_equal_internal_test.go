@@ -69,7 +69,7 @@ func runOrder(t *testing.T, doc string, ref bool) *metrics.Result {
 
 // TestOrderMatchesReference: the kept job order (indexed heaps per queue)
 // makes the same decisions, in the same order, as the original sort of
-// every active job per call, on randomised scenarios (issue #21).
+// every active job per call, on randomised scenarios.
 func TestOrderMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 2027))
 	runs := 100
@@ -94,7 +94,7 @@ func TestOrderMatchesReference(t *testing.T) {
 	}
 }
 
-// BenchmarkOrderDecision is issue #21's cost benchmark for PushBox alone
+// BenchmarkOrderDecision is the cost benchmark for PushBox alone
 // with the original job order (old: oldJobOrder, a sort of every active
 // job per call) and the kept one (new), alternating in one binary:
 // us/decision is the scheduler's own time per decision on

@@ -7,7 +7,7 @@ import (
 	"github.com/netsched/netsched/sched"
 )
 
-// oldJobOrder is jobOrder as it was before the kept order (issue #21): the
+// oldJobOrder is jobOrder as it was before the kept order: the
 // jobs with waiting tasks collected from every active job and sorted per
 // call (cached while nothing was picked). The reference of
 // TestOrderMatchesReference.

@@ -3,7 +3,7 @@ package pushbox
 import "github.com/netsched/netsched/sched"
 
 // Stats are counters of one run: how often the not-hinder test and the
-// wildcard decide, and for which jobs (issue #18). A decision is one
+// wildcard decide, and for which jobs. A decision is one
 // evaluation of Algorithm 2 for one free slot; task-arrival mode and
 // heartbeats may evaluate the same machine in the same state more than
 // once, so the refusal counters count evaluations, while the placement

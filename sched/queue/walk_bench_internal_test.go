@@ -12,7 +12,7 @@ import (
 
 // busyJobs: n two-stage jobs (one 1 s map, one 1 s reduce) arriving within
 // the first second on 200 one-slot machines, so that almost all of them
-// wait at once (issue #21's busy.yaml, compressed).
+// wait at once (the busy.yaml, compressed).
 func busyJobs(n int, sched string) string {
 	rng := rand.New(rand.NewPCG(1, 21))
 	var b strings.Builder

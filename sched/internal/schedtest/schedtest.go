@@ -64,7 +64,7 @@ func PerMachine(r *metrics.Result, job, stage string, machines int) []int {
 // Near compares times and sizes to a relative 1e-9 (absolute below 1).
 func Near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
 
-// BusyJobs is issue #21's busy scenario: n two-stage jobs (one 1 s map with
+// BusyJobs is the busy scenario: n two-stage jobs (one 1 s map with
 // 10 MB of output, one 1 s reduce) arriving within the first second on
 // machines one-slot machines in racks of 20 (200 for the queue benchmarks,
 // 2,000 for the largest sizes), so that almost all of them wait at once.
