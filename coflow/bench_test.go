@@ -42,6 +42,7 @@ func benchReplay(b *testing.B, opt Options) {
 // The full FB2010 trace (526 coflows, 150 ports at 1 Gbps); target < 10 s.
 func BenchmarkReplayFB2010Fair(b *testing.B) { benchReplay(b, Options{Policy: Fair}) }
 func BenchmarkReplayFB2010Sebf(b *testing.B) { benchReplay(b, Options{Policy: SEBF}) }
+func BenchmarkReplayFB2010Aalo(b *testing.B) { benchReplay(b, Options{Policy: Aalo}) }
 
 // The first 150 coflows under sebf: a quicker probe of the same path.
 func BenchmarkReplayFB2010SebfFirst150(b *testing.B) {

@@ -23,8 +23,12 @@ type coflowState struct {
 	rate.Coflow
 	arrival float64
 	ids     []network.FlowID // network id of flow i
-	left    int              // flows not finished
-	width   int              // number of flows
+	// still[i]: flow i's Rem was read while it ran at rate 0, as it still
+	// does, so the network would give the same bytes (see refresh).
+	still    []bool
+	finished bool // a flow finished since the last refresh
+	left     int  // flows not finished
+	width    int  // number of flows
 }
 
 // resources are the rate resources of a flow from port src to port dst on a
@@ -103,7 +107,7 @@ func mergeReducers(c *coflowbench.Coflow) []coflowbench.Reducer {
 func newCoflowState(idx, ports int, c *coflowbench.Coflow, m flowModel) (*coflowState, []flowSpec) {
 	specs, _ := buildFlows(c, m)
 	cs := &coflowState{Coflow: rate.Coflow{Index: idx, Flows: make([]rate.Flow, len(specs))},
-		arrival: c.Arrival, ids: make([]network.FlowID, len(specs)), left: len(specs), width: len(specs)}
+		arrival: c.Arrival, ids: make([]network.FlowID, len(specs)), still: make([]bool, len(specs)), left: len(specs), width: len(specs)}
 	for i, s := range specs {
 		f := &cs.Flows[i]
 		f.Rem, f.Rate = s.size, -1 // -1: still max-min shared

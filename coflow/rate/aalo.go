@@ -160,6 +160,7 @@ func (p *Aalo) NextCrossing(active []*Coflow) float64 {
 // Allocate implements Policy: in (queue, arrival) order each coflow gets
 // CoflowSim's split, then the backfill runs in the same order.
 func (p *Aalo) Allocate(a *Allocator, active []*Coflow) {
+	a.begin(active)
 	p.order = append(p.order[:0], active...)
 	slices.SortStableFunc(p.order, func(x, y *Coflow) int {
 		return cmp.Or(cmp.Compare(x.Queue, y.Queue), cmp.Compare(x.Index, y.Index))

@@ -17,6 +17,34 @@ type Allocator struct {
 	bytes   []float64
 	n       []int
 	touched []int32
+	gen     uint64 // allocations begun; loads computed in the current one carry it
+}
+
+// loadCache is a coflow's per-resource loads as loads computed them, in
+// the order it first touched each resource: sebf's key and MADD need the
+// same loads, and a coflow waiting at rate 0 has the same ones at every
+// allocation.
+type loadCache struct {
+	gen   uint64 // Allocator.gen of the allocation they are valid in; 0: none
+	res   []int32
+	bytes []float64
+	n     []int
+}
+
+// reuseLoads is off only in tests, for the reference that sums every
+// coflow's loads at every use.
+var reuseLoads = true
+
+// begin starts an allocation of the active coflows: loads computed during
+// it are reused within it, and a Still coflow keeps those of the previous
+// allocation.
+func (a *Allocator) begin(active []*Coflow) {
+	a.gen++
+	for _, c := range active {
+		if c.Still && c.ld.gen != 0 && c.ld.gen == a.gen-1 {
+			c.ld.gen = a.gen
+		}
+	}
 }
 
 // NewAllocator makes an allocator for resources of the given capacities
@@ -71,12 +99,21 @@ func (a *Allocator) give(f *Flow, r float64) {
 }
 
 // loads accumulates c's remaining bytes and unfinished flow counts per
-// resource into the scratch arrays.
+// resource into the scratch arrays, or restores them from c's cache when
+// they are valid in this allocation (the same sums, in the same order).
 func (a *Allocator) loads(c *Coflow) {
 	for _, x := range a.touched {
 		a.bytes[x], a.n[x] = 0, 0
 	}
 	a.touched = a.touched[:0]
+	ld := &c.ld
+	if reuseLoads && a.gen != 0 && ld.gen == a.gen {
+		for k, x := range ld.res {
+			a.bytes[x], a.n[x] = ld.bytes[k], ld.n[k]
+		}
+		a.touched = append(a.touched, ld.res...)
+		return
+	}
 	for i := range c.Flows {
 		f := &c.Flows[i]
 		if f.Done {
@@ -89,6 +126,13 @@ func (a *Allocator) loads(c *Coflow) {
 			a.n[x]++
 			a.bytes[x] += f.Rem
 		}
+	}
+	ld.gen = a.gen
+	ld.res = append(ld.res[:0], a.touched...)
+	ld.bytes, ld.n = ld.bytes[:0], ld.n[:0]
+	for _, x := range a.touched {
+		ld.bytes = append(ld.bytes, a.bytes[x])
+		ld.n = append(ld.n, a.n[x])
 	}
 }
 

@@ -46,8 +46,14 @@ type Coflow struct {
 	// Queue is its Aalo queue. The caller keeps the Coflow across
 	// allocations: queues only grow.
 	Queue int
+	// Still, set by the caller before an allocation, says that no flow's
+	// Rem or Done changed since the previous allocation: the allocator then
+	// reuses the per-resource loads it computed for c there.
+	Still bool
 
-	key float64 // order key of the allocation under way
+	key   float64   // order key of the allocation under way
+	ld    loadCache // c's loads, reused within an allocation and while Still
+	moved bool      // a Refiller places its entries anew at the next sort
 	// Aalo: bytes sent as of sentAt, and the rate they grow at.
 	sent0, sentAt, sendRate float64
 }

@@ -59,6 +59,7 @@ func (v *Varys) Order() string { return v.name }
 
 // Allocate implements Policy.
 func (v *Varys) Allocate(a *Allocator, active []*Coflow) {
+	a.begin(active)
 	for _, c := range active {
 		c.key = v.key(a, c)
 	}
