@@ -15,6 +15,13 @@ import (
 // the policy asked for, it hands the policy every job's flows in flight
 // with their routes, and pins each flow to the rate it got, passing on only
 // the rates that changed. A nil *rater does nothing.
+//
+// The policy's input is kept between updates rather than rebuilt: a flow's
+// route is read once at its start (routes are fixed for a flow's life, as
+// hybrid networks are refused), and each job keeps its flows in flight in
+// start order, so an update only drops finished flows and reads every
+// live flow's remaining bytes. The rate each flow is pinned to is kept
+// too (the rater alone pins rates), so that no unchanged rate is looked up.
 type rater struct {
 	e     *Engine
 	pol   sched.CoflowRater
@@ -22,18 +29,45 @@ type rater struct {
 	caps  []float64 // link capacities, indexed like network Links()
 	dirty bool      // flows started or finished since the last update
 	next  float64   // the policy's next own event
-	// live lists the flows in flight in start order; gone marks finished
-	// ones until the next update drops them.
-	live []*state.FlowRec
+	// jobs holds every running job that had a flow, in arrival order
+	// (Seq), until it finishes; byJob finds a job's entry.
+	jobs  []*raterJob
+	byJob map[*state.Job]*raterJob
+	// gone marks the flows finished since the last update.
 	gone map[*state.FlowRec]bool
-	// doneBytes is the bytes of each running job's finished flows.
-	doneBytes map[*state.Job]float64
+	// routes is the current chunk that flows' Links are cut from.
+	routes []int
 
-	cs    []sched.Coflow
-	recs  [][]*state.FlowRec // recs[i][k] is the flow of cs[i].Flows[k]
-	links []int              // backing array of the flows' Links
-	at    []int              // live flow n's links are links[at[n]:at[n+1]]
+	cs   []sched.Coflow
+	recs [][]*state.FlowRec // recs[i][k] is the flow of cs[i].Flows[k]
+	act  []*raterJob        // act[i] is the job of cs[i]
+
+	// ref, set only by tests, is the reference implementation checked
+	// against (or used instead of) collect.
+	ref raterRef
 }
+
+// raterJob is one job's flows in flight, as the policy sees them.
+type raterJob struct {
+	job   *state.Job
+	wrap  sched.Job
+	seq   int
+	done  float64            // bytes of its finished flows
+	flows []sched.CoflowFlow // in start order; Links fixed at the start
+	recs  []*state.FlowRec   // recs[k] is the flow of flows[k]
+	rates []float64          // the rate flows[k] is pinned to; -1: none yet
+	gone  bool               // a flow finished since the last update
+}
+
+// raterRef is a test-only reference for the rater's collection.
+type raterRef interface {
+	started(rec *state.FlowRec)
+	finished(rec *state.FlowRec)
+	collected() // after collect: compare with, or replace, r.cs and r.recs
+}
+
+// newRaterRef, set only by tests, builds the reference for a new rater.
+var newRaterRef func(r *rater) raterRef
 
 // newRater wires a rate-setting network policy. It refuses hybrid
 // networks: explicit coflow rates would need the circuit schedule, which
@@ -46,9 +80,12 @@ func (e *Engine) newRater(pol sched.CoflowRater) (*rater, error) {
 	if !ok {
 		return nil, fmt.Errorf("network policy %s needs flow routes, which this network model does not give", e.sc.Scheduler.Network)
 	}
-	r := &rater{e: e, pol: pol, q: q, next: inf, gone: map[*state.FlowRec]bool{}, doneBytes: map[*state.Job]float64{}}
+	r := &rater{e: e, pol: pol, q: q, next: inf, byJob: map[*state.Job]*raterJob{}, gone: map[*state.FlowRec]bool{}}
 	for _, l := range e.net.Links() {
 		r.caps = append(r.caps, l.Capacity)
+	}
+	if newRaterRef != nil {
+		r.ref = newRaterRef(r)
 	}
 	return r, nil
 }
@@ -61,21 +98,54 @@ func (r *rater) nextTime() float64 {
 	return r.next
 }
 
-// started records a flow the engine just started.
+// started records a flow the engine just started, with its route.
 func (r *rater) started(rec *state.FlowRec) {
-	if r != nil {
-		r.live = append(r.live, rec)
-		r.dirty = true
+	if r == nil {
+		return
 	}
+	r.dirty = true
+	if r.ref != nil {
+		r.ref.started(rec)
+	}
+	j := rec.Task.Job()
+	rj := r.byJob[j]
+	if rj == nil {
+		rj = &raterJob{job: j, wrap: sched.WrapJob(j)}
+		rj.seq = rj.wrap.Seq()
+		r.byJob[j] = rj
+		// Usually the last: jobs mostly start fetching in arrival order.
+		i := len(r.jobs)
+		for i > 0 && r.jobs[i-1].seq > rj.seq {
+			i--
+		}
+		r.jobs = slices.Insert(r.jobs, i, rj)
+	}
+	// A route has at most four links: cut it from a shared chunk, capped
+	// so that nothing appends into the next flow's links.
+	if cap(r.routes)-len(r.routes) < 8 {
+		r.routes = make([]int, 0, 1024)
+	}
+	n := len(r.routes)
+	r.routes = r.q.Route(rec.ID, r.routes)
+	rj.flows = append(rj.flows, sched.CoflowFlow{Task: sched.WrapTask(rec.Task), Src: rec.Src, Size: rec.Bytes,
+		Links: r.routes[n:len(r.routes):len(r.routes)]})
+	rj.recs = append(rj.recs, rec)
+	rj.rates = append(rj.rates, -1)
 }
 
 // finished records a flow that completed.
 func (r *rater) finished(rec *state.FlowRec) {
-	if r != nil {
-		r.gone[rec] = true
-		r.doneBytes[rec.Task.Job()] += rec.Bytes
-		r.dirty = true
+	if r == nil {
+		return
 	}
+	r.dirty = true
+	if r.ref != nil {
+		r.ref.finished(rec)
+	}
+	rj := r.byJob[rec.Task.Job()]
+	rj.done += rec.Bytes
+	rj.gone = true
+	r.gone[rec] = true
 }
 
 // update asks the policy for new rates if flows changed at this instant or
@@ -86,6 +156,9 @@ func (r *rater) update() {
 	}
 	r.dirty = false
 	r.collect()
+	if r.ref != nil {
+		r.ref.collected()
+	}
 	next, err := r.pol.CoflowRates(r.e.view, r.caps, r.cs)
 	if err != nil {
 		r.e.fail("network policy %s: %v", r.e.sc.Scheduler.Network, err)
@@ -97,69 +170,69 @@ func (r *rater) update() {
 	}
 	r.next = next
 	for i, c := range r.cs {
+		rates := r.act[i].rates
 		for k, f := range c.Flows {
 			rec := r.recs[i][k]
 			if !(f.Rate >= 0) || math.IsInf(f.Rate, 1) {
 				r.e.fail("network policy %s gave the flow of %s from machine %d the rate %g", r.e.sc.Scheduler.Network, rec.Task, rec.Src, f.Rate)
 				return
 			}
-			if old, pinned := r.q.Pinned(rec.ID); !pinned || old != f.Rate {
+			if rates[k] != f.Rate { // -1 (not pinned yet) is never a rate
 				r.e.net.SetRate(r.e.now, rec.ID, f.Rate)
+				rates[k] = f.Rate
 			}
 		}
 	}
 }
 
-// collect groups the flows in flight by job, jobs in arrival order and
-// flows in start order, with their routes and progress.
+// collect lists the jobs with flows in flight, in arrival order, each
+// with its flows in start order and their progress; it forgets finished
+// flows and finished jobs.
 func (r *rater) collect() {
-	kept := r.live[:0]
-	for _, rec := range r.live {
-		if !r.gone[rec] {
-			kept = append(kept, rec)
+	r.cs, r.recs, r.act = r.cs[:0], r.recs[:0], r.act[:0]
+	kept := r.jobs[:0]
+	for _, rj := range r.jobs {
+		if rj.gone {
+			rj.gone = false
+			n := 0
+			for k, rec := range rj.recs {
+				if r.gone[rec] {
+					continue
+				}
+				if n != k { // the flows before the first finished one stay
+					rj.flows[n], rj.recs[n], rj.rates[n] = rj.flows[k], rec, rj.rates[k]
+				}
+				n++
+			}
+			clear(rj.flows[n:])
+			clear(rj.recs[n:])
+			rj.flows, rj.recs, rj.rates = rj.flows[:n], rj.recs[:n], rj.rates[:n]
 		}
+		if rj.job.Finish >= 0 {
+			// Its finished flows' bytes are forgotten, as they always
+			// were (a finished job has no flows in flight to send).
+			rj.done = 0
+			if len(rj.flows) == 0 {
+				delete(r.byJob, rj.job)
+				continue
+			}
+		}
+		kept = append(kept, rj)
+		if len(rj.flows) == 0 {
+			continue
+		}
+		sent := rj.done
+		for k := range rj.flows {
+			f := &rj.flows[k]
+			f.Remaining = r.e.net.Remaining(rj.recs[k].ID)
+			f.Rate = 0
+			sent += f.Size - f.Remaining
+		}
+		r.cs = append(r.cs, sched.Coflow{Job: rj.wrap, Sent: sent, Flows: rj.flows})
+		r.recs = append(r.recs, rj.recs)
+		r.act = append(r.act, rj)
 	}
-	clear(r.live[len(kept):])
-	r.live = kept
+	clear(r.jobs[len(kept):])
+	r.jobs = kept
 	clear(r.gone)
-	for j := range r.doneBytes {
-		if j.Finish >= 0 {
-			delete(r.doneBytes, j)
-		}
-	}
-	// Routes first: the Links slices point into r.links once it is full.
-	r.links, r.at = r.links[:0], r.at[:0]
-	for _, rec := range r.live {
-		r.at = append(r.at, len(r.links))
-		r.links = r.q.Route(rec.ID, r.links)
-	}
-	r.at = append(r.at, len(r.links))
-	var jobs []sched.Coflow
-	var recs [][]*state.FlowRec
-	byJob := map[*state.Job]int{}
-	for n, rec := range r.live {
-		j := rec.Task.Job()
-		i, ok := byJob[j]
-		if !ok {
-			i = len(jobs)
-			byJob[j] = i
-			jobs = append(jobs, sched.Coflow{Job: sched.WrapJob(j), Sent: r.doneBytes[j]})
-			recs = append(recs, nil)
-		}
-		rem := r.e.net.Remaining(rec.ID)
-		jobs[i].Sent += rec.Bytes - rem
-		jobs[i].Flows = append(jobs[i].Flows, sched.CoflowFlow{Task: sched.WrapTask(rec.Task), Src: rec.Src,
-			Size: rec.Bytes, Remaining: rem, Links: r.links[r.at[n]:r.at[n+1]:r.at[n+1]]})
-		recs[i] = append(recs[i], rec)
-	}
-	order := make([]int, len(jobs))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int { return jobs[a].Job.Seq() - jobs[b].Job.Seq() })
-	r.cs, r.recs = r.cs[:0], r.recs[:0]
-	for _, i := range order {
-		r.cs = append(r.cs, jobs[i])
-		r.recs = append(r.recs, recs[i])
-	}
 }
