@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 )
 
@@ -62,7 +61,8 @@ func ReadTasks(path string) ([]TaskRecord, error) {
 }
 
 // rowReader reads one CSV record's fields by column name; the first
-// malformed field is kept as the row's error.
+// malformed field is kept as the row's error. The record is the reader's
+// reused slice: valid only during the callback (its strings stay valid).
 type rowReader struct {
 	file   string
 	line   int
@@ -134,7 +134,7 @@ func readRows(path, name string, need []string, fn func(rowReader)) error {
 			return fmt.Errorf("%s: %w", path, err)
 		}
 		line, _ := cr.FieldPos(0)
-		fn(rowReader{file: path, line: line, col: col, record: slices.Clone(rec), err: &rowErr})
+		fn(rowReader{file: path, line: line, col: col, record: rec, err: &rowErr})
 		if rowErr != nil {
 			return rowErr
 		}
