@@ -112,3 +112,29 @@ func TestCLIBounds(t *testing.T) {
 		}
 	}
 }
+
+// The profiles are written and readable by pprof's parser (gzip-compressed
+// protocol buffers); a bad path fails the command before the run.
+func TestProfileFlags(t *testing.T) {
+	tmp := t.TempDir()
+	cpu, mem := filepath.Join(tmp, "cpu.prof"), filepath.Join(tmp, "mem.prof")
+	if _, err := execute(t, "run", "../../examples/quickstart.yaml", "--out", filepath.Join(tmp, "out"), "--cpuprofile", cpu, "--memprofile", mem); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{cpu, mem} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+			t.Errorf("%s is not a gzip-compressed profile (%d bytes)", p, len(b))
+		}
+	}
+	_, err := execute(t, "run", "../../examples/quickstart.yaml", "--out", filepath.Join(tmp, "out2"), "--memprofile", filepath.Join(tmp, "missing", "m.prof"))
+	if err == nil || !strings.Contains(err.Error(), "--memprofile") {
+		t.Fatalf("got %v, want an error naming --memprofile", err)
+	}
+	if _, statErr := os.Stat(filepath.Join(tmp, "out2")); !os.IsNotExist(statErr) {
+		t.Fatal("the run went ahead despite the bad profile path")
+	}
+}

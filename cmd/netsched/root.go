@@ -14,6 +14,11 @@ func newRootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	prof := addProfileFlags(root)
+	root.PersistentPreRunE = func(*cobra.Command, []string) error { return prof.start() }
+	// Stopped after the command whether it succeeded or not (cobra skips
+	// PersistentPostRun after an error).
+	cobra.OnFinalize(func() { prof.finish() })
 	root.AddCommand(newRunCmd(), newSchedulersCmd(), newValidateCmd())
 	for _, extra := range extraCommands {
 		root.AddCommand(extra())
