@@ -85,17 +85,34 @@ func (u *user) each(set *seqSet) iter.Seq[*job] {
 func (u *user) mapJobs() iter.Seq[*job] { return u.each(&u.waitMaps) }
 func (u *user) redJobs() iter.Seq[*job] { return u.each(&u.waitReds) }
 
-// outHeap is a max-heap of jobs by outBound.
-type outHeap []*job
-
-func (h outHeap) less(a, b int) bool { return h[a].outBound > h[b].outBound }
-
-func (h outHeap) swap(a, b int) {
-	h[a], h[b] = h[b], h[a]
-	h[a].hpos, h[b].hpos = a, b
+// jobHeap is a binary heap of the jobs with waiting maps: by outBound,
+// largest first, or (low) by lowBound, smallest first, then arrival.
+type jobHeap struct {
+	js  []*job
+	low bool
 }
 
-func (h outHeap) up(i int) {
+func (h *jobHeap) pos(j *job) *int {
+	if h.low {
+		return &j.lpos
+	}
+	return &j.hpos
+}
+
+func (h *jobHeap) less(a, b int) bool {
+	x, y := h.js[a], h.js[b]
+	if h.low {
+		return x.lowBound < y.lowBound || x.lowBound == y.lowBound && x.seq < y.seq
+	}
+	return x.outBound > y.outBound
+}
+
+func (h *jobHeap) swap(a, b int) {
+	h.js[a], h.js[b] = h.js[b], h.js[a]
+	*h.pos(h.js[a]), *h.pos(h.js[b]) = a, b
+}
+
+func (h *jobHeap) up(i int) {
 	for i > 0 {
 		p := (i - 1) / 2
 		if !h.less(i, p) {
@@ -106,13 +123,13 @@ func (h outHeap) up(i int) {
 	}
 }
 
-func (h outHeap) down(i int) {
+func (h *jobHeap) down(i int) {
 	for {
 		c := 2*i + 1
-		if c >= len(h) {
+		if c >= len(h.js) {
 			return
 		}
-		if c+1 < len(h) && h.less(c+1, c) {
+		if c+1 < len(h.js) && h.less(c+1, c) {
 			c++
 		}
 		if !h.less(c, i) {
@@ -123,48 +140,57 @@ func (h outHeap) down(i int) {
 	}
 }
 
-func (h *outHeap) push(j *job) {
-	j.hpos = len(*h)
-	*h = append(*h, j)
-	h.up(j.hpos)
+func (h *jobHeap) push(j *job) {
+	*h.pos(j) = len(h.js)
+	h.js = append(h.js, j)
+	h.up(len(h.js) - 1)
 }
 
-func (h *outHeap) remove(j *job) {
-	i, last := j.hpos, len(*h)-1
+func (h *jobHeap) remove(j *job) {
+	i, last := *h.pos(j), len(h.js)-1
 	if i != last {
 		h.swap(i, last)
 	}
-	*h = (*h)[:last]
+	h.js[last] = nil
+	h.js = h.js[:last]
 	if i != last {
 		h.fix(i)
 	}
-	j.hpos = -1
+	*h.pos(j) = -1
 }
 
-func (h outHeap) fix(i int) {
+func (h *jobHeap) fix(i int) {
 	h.up(i)
 	h.down(i)
 }
 
-// max is the largest outBound, -Inf when empty.
-func (h outHeap) max() float64 {
-	if len(h) == 0 {
+// top is the largest outBound (the smallest lowBound when low), -Inf
+// (+Inf) when empty.
+func (h *jobHeap) top() float64 {
+	switch {
+	case len(h.js) == 0 && h.low:
+		return math.Inf(1)
+	case len(h.js) == 0:
 		return math.Inf(-1)
+	case h.low:
+		return h.js[0].lowBound
 	}
-	return h[0].outBound
+	return h.js[0].outBound
 }
 
 // mapBounds records, at arrival, what bounds the predicted output of the
 // job's maps (their estimates are fixed for the job's life).
 func (s *Scheduler) mapBounds(v sched.View, j *job) {
-	j.minIn, j.maxIn = math.Inf(1), math.Inf(-1)
+	j.minIn, j.maxIn, j.minOut = math.Inf(1), math.Inf(-1), math.Inf(1)
 	for _, st := range j.maps {
 		if !mapreduce.Shuffled(st) {
+			j.plainMaps = true
 			continue
 		}
 		for _, t := range st.Tasks() {
 			e := v.Estimate(t)
 			j.maxOut = math.Max(j.maxOut, e.Output)
+			j.minOut = math.Min(j.minOut, e.Output)
 			if e.Input > 0 {
 				j.minIn, j.maxIn = math.Min(j.minIn, e.Input), math.Max(j.maxIn, e.Input)
 			} else {
@@ -196,21 +222,50 @@ func (s *Scheduler) bound(j *job) float64 {
 	return b
 }
 
+// lowBound is a lower bound on mapOutput of any of j's maps now, -Inf
+// when there is none (NaN sizes).
+func (s *Scheduler) lowBound(j *job) float64 {
+	if j.plainMaps {
+		return 0 // maps of stages nobody reads predict 0
+	}
+	b := math.Inf(1)
+	switch {
+	case bool(s.cfg.KnownShuffle):
+		b = j.minOut
+	default:
+		if j.maxIn >= j.minIn {
+			r := j.pred.Ratio()
+			b = min(b, r*j.minIn, r*j.maxIn)
+		}
+		if j.noInput {
+			b = min(b, j.pred.Output(0))
+		}
+	}
+	if math.IsNaN(b) {
+		return math.Inf(-1)
+	}
+	return b
+}
+
 // index brings j's place in its user's indexes up to date after its tasks
 // or its prediction changed.
 func (s *Scheduler) index(j *job) {
 	u := j.u
 	inMaps := j.tasks.WaitingMaps > 0
-	j.outBound = s.bound(j)
+	j.outBound, j.lowBound = s.bound(j), s.lowBound(j)
 	switch {
 	case inMaps && j.hpos < 0:
 		u.waitMaps.add(j.seq)
 		u.outs.push(j)
+		u.lows.push(j)
 	case !inMaps && j.hpos >= 0:
 		u.waitMaps.remove(j.seq)
 		u.outs.remove(j)
+		u.lows.remove(j)
+		u.forgetLocal(j)
 	case inMaps:
 		u.outs.fix(j.hpos)
+		u.lows.fix(j.lpos)
 	}
 	if unp := inMaps && !s.predicted(j); unp != j.unpredCounted {
 		j.unpredCounted = unp
@@ -233,7 +288,7 @@ var compactMin = 1024
 
 // join gives j its arrival number in its user's indexes.
 func (u *user) join(j *job) {
-	j.seq, j.hpos = len(u.bySeq), -1
+	j.seq, j.hpos, j.lpos = len(u.bySeq), -1, -1
 	u.bySeq = append(u.bySeq, j)
 	u.active++
 }
@@ -245,7 +300,9 @@ func (u *user) leave(j *job) {
 	u.waitReds.remove(j.seq)
 	if j.hpos >= 0 {
 		u.outs.remove(j)
+		u.lows.remove(j)
 	}
+	u.forgetLocal(j)
 	if j.unpredCounted {
 		j.unpredCounted = false
 		u.unpredicted--
@@ -257,7 +314,8 @@ func (u *user) leave(j *job) {
 	}
 	old := u.bySeq
 	u.bySeq = make([]*job, 0, 2*u.active)
-	u.waitMaps, u.waitReds = seqSet{}, seqSet{}
+	u.waitMaps, u.waitReds, u.anyLocal = seqSet{}, seqSet{}, seqSet{}
+	clear(u.local)
 	for _, x := range old {
 		if x == nil {
 			continue
@@ -270,5 +328,6 @@ func (u *user) leave(j *job) {
 		if x.tasks.WaitingReduces > 0 {
 			u.waitReds.add(x.seq)
 		}
+		u.relistLocal(x)
 	}
 }

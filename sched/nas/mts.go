@@ -1,6 +1,7 @@
 package nas
 
 import (
+	"iter"
 	"math"
 
 	"github.com/netsched/netsched/sched"
@@ -71,7 +72,12 @@ func (s *Scheduler) held(j *job) bool { return s.hold && j.class != Light }
 // eachMapStage calls fn on the user's map stages with waiting tasks of jobs
 // that are not held, jobs in arrival order, until fn returns false.
 func (s *Scheduler) eachMapStage(u *user, fn func(j *job, st sched.Stage) bool) {
-	for j := range u.mapJobs() {
+	s.eachStageOf(u.mapJobs(), fn)
+}
+
+// eachStageOf is eachMapStage over the jobs of jobs.
+func (s *Scheduler) eachStageOf(jobs iter.Seq[*job], fn func(j *job, st sched.Stage) bool) {
+	for j := range jobs {
 		if j.tasks.WaitingMaps == 0 || s.held(j) {
 			continue
 		}
@@ -88,17 +94,25 @@ func (s *Scheduler) eachMapStage(u *user, fn func(j *job, st sched.Stage) bool) 
 // output closest to avail. eligible is false when the user has no map MTS
 // may start at all.
 //
-// The scan stops at a candidate no later map can replace or be refused
-// against: unpredicted (or no unpredicted job is left to prefer) and at
-// least as close to avail as bound, the largest output any waiting map of
-// the user may have (u.outs), since avail-out only grows as out shrinks,
-// rounding included. A bound above avail, where a map could be refused, is
-// always closer than a fitting candidate, so the scan then goes on.
+// Only the jobs that may have a data-local map on m are visited (local.go),
+// in arrival order. The scan stops at a candidate no later map can replace
+// or be refused against: unpredicted (or no unpredicted job is left to
+// prefer) and at least as close to avail as bound, the largest output any
+// waiting map of the user may have (u.outs), since avail-out only grows as
+// out shrinks, rounding included. A bound above avail, where a map could be
+// refused, is always closer than a fitting candidate, so the scan then goes
+// on.
 func (s *Scheduler) localQualified(v sched.View, u *user, m int, avail float64) (best sched.Task, eligible bool) {
-	var bc mapCand
-	bound := u.outs.max()
-	s.eachMapStage(u, func(j *job, st sched.Stage) bool {
+	s.eachMapStage(u, func(*job, sched.Stage) bool {
 		eligible = true
+		return false
+	})
+	if !eligible {
+		return sched.Task{}, false
+	}
+	var bc mapCand
+	bound := u.outs.top()
+	s.eachStageOf(u.localJobs(m), func(j *job, st sched.Stage) bool {
 		t := locate.Local(st, m)
 		if t.IsZero() {
 			return true
@@ -113,7 +127,7 @@ func (s *Scheduler) localQualified(v sched.View, u *user, m int, avail float64) 
 		}
 		return (s.predicted(bc.j) && u.unpredicted > 0) || closer(bound, bc.out, avail)
 	})
-	return bc.t, eligible
+	return bc.t, true
 }
 
 func (s *Scheduler) betterLocal(a, b mapCand, avail float64) bool {
@@ -165,6 +179,9 @@ func (s *Scheduler) nearest(v sched.View, j *job, st sched.Stage, m int) (mapCan
 // then lowest MapCost, then output closest to avail. Within a stage the
 // most local task stands for the stage (its tasks read equal-sized splits).
 func (s *Scheduler) anyQualified(v sched.View, u *user, m int, avail float64) sched.Task {
+	if avail < u.lows.top() {
+		return sched.Task{} // every waiting map's output exceeds avail
+	}
 	var bc mapCand
 	bcat := 0
 	s.eachMapStage(u, func(j *job, st sched.Stage) bool {
@@ -188,24 +205,70 @@ func (s *Scheduler) anyQualified(v sched.View, u *user, m int, avail float64) sc
 }
 
 // leastOutput is lines 13-16, when no map of the user fits the budget: the
-// data-local map with the smallest output, else the smallest-output map.
+// data-local map with the smallest output, else the smallest-output map
+// (ties: the earlier job, then the earlier stage).
+//
+// A map costs 0 only where it is data-local or reads no input, so the first
+// part visits the jobs of u.localJobs(m). The second walks u.lows, the heap
+// of the jobs' lower bounds on output, skipping every subtree whose
+// (bound, arrival) comes after the best candidate found.
 func (s *Scheduler) leastOutput(v sched.View, u *user, m int) sched.Task {
-	var local, least mapCand
-	s.eachMapStage(u, func(j *job, st sched.Stage) bool {
-		c, ok := s.nearest(v, j, st, m)
-		if !ok {
-			return true
-		}
-		if c.cost == 0 && (local.t.IsZero() || c.out < local.out) {
+	var local mapCand
+	s.eachStageOf(u.localJobs(m), func(j *job, st sched.Stage) bool {
+		if c, ok := s.nearest(v, j, st, m); ok && c.cost == 0 && (local.t.IsZero() || c.out < local.out) {
 			local = c
-		}
-		if least.t.IsZero() || c.out < least.out {
-			least = c
 		}
 		return true
 	})
 	if !local.t.IsZero() {
 		return local.t
 	}
+	var least mapCand
+	h := u.lows.js
+	stack := append(s.walk[:0], 0)
+	defer func() { s.walk = stack[:0] }()
+	for len(stack) > 0 && len(h) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		j := h[i]
+		if !least.t.IsZero() && (j.lowBound > least.out || j.lowBound == least.out && j.seq > least.j.seq) {
+			continue
+		}
+		if j.tasks.WaitingMaps > 0 && !s.held(j) {
+			for _, st := range j.maps {
+				if st.WaitingCount() == 0 {
+					continue
+				}
+				c, ok := s.nearest(v, j, st, m)
+				if !ok {
+					continue
+				}
+				if math.IsNaN(c.out) {
+					return s.leastOutputScan(v, u, m) // no order to walk by
+				}
+				if least.t.IsZero() || c.out < least.out || c.out == least.out && j.seq < least.j.seq {
+					least = c
+				}
+			}
+		}
+		for _, k := range []int{2*i + 1, 2*i + 2} {
+			if k < len(h) {
+				stack = append(stack, k)
+			}
+		}
+	}
+	return least.t
+}
+
+// leastOutputScan is leastOutput's smallest-output map found by visiting
+// every job in arrival order.
+func (s *Scheduler) leastOutputScan(v sched.View, u *user, m int) sched.Task {
+	var least mapCand
+	s.eachMapStage(u, func(j *job, st sched.Stage) bool {
+		if c, ok := s.nearest(v, j, st, m); ok && (least.t.IsZero() || c.out < least.out) {
+			least = c
+		}
+		return true
+	})
 	return least.t
 }

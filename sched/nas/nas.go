@@ -31,6 +31,7 @@ type Scheduler struct {
 	stats  Stats
 
 	refused []*job // counters only: jobs whose local map the budget refused at this request
+	walk    []int  // leastOutput's stack, kept to save allocations
 }
 
 // Stats are counters of one run, for analysis and tests.

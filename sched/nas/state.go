@@ -35,16 +35,20 @@ type job struct {
 
 	pos int // index in Scheduler.jobs
 
-	// Place in the user's indexes (index.go): arrival number, position in
-	// the output-bound heap (-1: no waiting maps), counted as unpredicted.
+	// Place in the user's indexes (index.go): arrival number, positions in
+	// the output-bound heaps (-1: no waiting maps), counted as unpredicted.
 	seq           int
-	hpos          int
+	hpos, lpos    int
 	unpredCounted bool
 	// Bounds of the job's shuffled maps' estimates (mapBounds) and the
-	// resulting bound on a map's predicted output now.
-	minIn, maxIn, maxOut float64
-	noInput              bool
-	outBound             float64
+	// resulting bounds on a map's predicted output now.
+	minIn, maxIn, minOut, maxOut float64
+	noInput, plainMaps           bool
+	outBound, lowBound           float64
+	// Machines the job may have a data-local waiting map on, with counts,
+	// and whether it has maps without locality preference (local.go).
+	localRef map[int]int32
+	anyLocal bool
 }
 
 // predicted reports whether the job's shuffle size is learned (or known).
@@ -100,6 +104,9 @@ func (s *Scheduler) Observe(v sched.View, e sched.Event, p *sched.Plan) {
 		s.arrive(v, e.Job)
 	case sched.StageReady:
 		j := s.byJob[e.Job]
+		if mapreduce.IsMap(e.Stage) {
+			j.u.addLocal(j, e.Stage)
+		}
 		j.tasks.Ready(e.Stage)
 		j.u.tasks.Ready(e.Stage)
 		s.total.Ready(e.Stage)
@@ -156,6 +163,9 @@ func (s *Scheduler) started(v sched.View, j *job, t sched.Task) {
 	s.rampup.Started(&j.tasks, t.Stage())
 	j.u.tasks.Start(t.Stage())
 	s.total.Start(t.Stage())
+	if mapreduce.IsMap(t.Stage()) {
+		j.u.dropLocal(j, t)
+	}
 	s.index(j)
 	if !mapreduce.IsMap(t.Stage()) {
 		j.rackRed[v.RackOf(m)]++

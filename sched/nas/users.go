@@ -19,8 +19,11 @@ type user struct {
 	bySeq              []*job
 	active             int
 	waitMaps, waitReds seqSet
-	outs               outHeap
+	outs, lows         jobHeap
 	unpredicted        int
+	// Jobs that may have a data-local map on a machine (local.go).
+	local    map[int]*seqSet
+	anyLocal seqSet
 
 	mapSkip, reduceSkip int // D_i^m, D_i^r
 }
@@ -41,7 +44,7 @@ func (l *userList) get(name string) *user {
 	if l.byName == nil {
 		l.byName = map[string]*user{}
 	}
-	u := &user{name: name}
+	u := &user{name: name, lows: jobHeap{low: true}}
 	u.Seq = l.order.Len()
 	l.byName[name] = u
 	l.order.Add(u)
