@@ -138,3 +138,17 @@ func TestProfileFlags(t *testing.T) {
 		t.Fatal("the run went ahead despite the bad profile path")
 	}
 }
+
+// --memory-limit takes a human size and refuses what is not one.
+func TestMemoryLimitFlag(t *testing.T) {
+	tmp := t.TempDir()
+	if _, err := execute(t, "run", "../../examples/quickstart.yaml", "--out", filepath.Join(tmp, "out"), "--memory-limit", "2GB"); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"lots", "10B", "NaNGB", "5PB"} {
+		_, err := execute(t, "run", "../../examples/quickstart.yaml", "--out", filepath.Join(tmp, "bad"), "--memory-limit", bad)
+		if err == nil || !strings.Contains(err.Error(), "--memory-limit") {
+			t.Errorf("--memory-limit %s: got %v, want an error naming the flag", bad, err)
+		}
+	}
+}

@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"runtime/metrics"
 	"runtime/pprof"
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/netsched/netsched/internal/units"
 )
 
 // profiler writes the optional CPU profile and the heap profile taken at the
@@ -16,6 +19,9 @@ import (
 // and a heap profile at exit shows only what is left at the end.
 type profiler struct {
 	cpuPath, memPath string
+	memLimit         string
+	prevLimit        int64
+	limited          bool
 	cpuFile          *os.File
 	stop, done       chan struct{}
 }
@@ -24,10 +30,19 @@ func addProfileFlags(root *cobra.Command) *profiler {
 	p := &profiler{}
 	root.PersistentFlags().StringVar(&p.cpuPath, "cpuprofile", "", "write a CPU profile to this file")
 	root.PersistentFlags().StringVar(&p.memPath, "memprofile", "", "write a heap profile, taken when the live heap peaks (checked every second), to this file")
+	root.PersistentFlags().StringVar(&p.memLimit, "memory-limit", "", "soft limit on the process's memory (e.g. 4GB): the garbage collector works harder near it, trading CPU time for a smaller peak (the runtime's GOMEMLIMIT)")
 	return p
 }
 
 func (p *profiler) start() error {
+	if p.memLimit != "" {
+		b, err := units.ParseBytes(p.memLimit)
+		if err != nil || !(b >= 1<<20 && b <= 1<<50) {
+			return fmt.Errorf("--memory-limit %q: want a size between 1MiB and 1PiB, such as 4GB", p.memLimit)
+		}
+		p.prevLimit = debug.SetMemoryLimit(int64(b))
+		p.limited = true
+	}
 	if p.cpuPath != "" {
 		f, err := os.Create(p.cpuPath)
 		if err != nil {
@@ -51,6 +66,10 @@ func (p *profiler) start() error {
 
 func (p *profiler) finish() error {
 	var err error
+	if p.limited {
+		debug.SetMemoryLimit(p.prevLimit) // the process may run more commands (tests)
+		p.limited = false
+	}
 	if p.cpuFile != nil {
 		pprof.StopCPUProfile()
 		err = p.cpuFile.Close()
