@@ -195,7 +195,7 @@ func (t Task) InputDoneAt() float64 { return t.p.InputDoneAt }
 func (t Task) FinishAt() float64    { return t.p.FinishAt }
 func (t Task) NumReplicas() int     { return len(t.p.Replicas) }
 func (t Task) Replica(i int) int    { return t.p.Replicas[i] } // machine of the i-th replica of its input split
-func (t Task) Share() float64       { return t.p.Spec.Share }  // partition share among its stage's tasks
+func (t Task) Share() float64       { return t.p.Share }       // partition share among its stage's tasks
 func (t Task) String() string {
 	if t.p == nil {
 		return "no task"

@@ -67,12 +67,14 @@ func (e *Engine) materialize(spec *workload.Job) *state.Job {
 	uploaded := e.uploaded
 	e.uploaded = nil
 	index := map[string]*state.Stage{}
+	specs := make([][]workload.Task, len(spec.Stages)) // while sizes are computed below
 	for si := range spec.Stages {
 		ss := &spec.Stages[si]
 		st := &state.Stage{Job: j, Index: si, ID: ss.ID}
 		index[ss.ID] = st
-		for ti, ts := range ss.Expand(r) {
-			t := &state.Task{Stage: st, Index: ti, Machine: -1, Pin: ts.Pin, Spec: ts}
+		specs[si] = ss.Expand(r)
+		for ti, ts := range specs[si] {
+			t := &state.Task{Stage: st, Index: ti, Machine: -1, Pin: ts.Pin, SplitBytes: ts.Input, Share: ts.Share}
 			st.Tasks = append(st.Tasks, t)
 			st.TotalShare += ts.Share
 			if ts.Input > 0 {
@@ -98,22 +100,23 @@ func (e *Engine) materialize(spec *workload.Job) *state.Job {
 	out := &state.JobOutput{ID: j.ID, Job: j}
 	for _, st := range topoOrder(j.Stages) {
 		for _, t := range st.Tasks {
-			in := t.Spec.Input
+			ts := &specs[st.Index][t.Index]
+			in := ts.Input
 			for _, edge := range st.Parents {
 				for _, p := range edge.Parent.Tasks {
 					in += contribution(p, t, edge.Pattern)
 				}
 			}
 			if st.ReadsJobParents {
-				in += parentTotal * t.Spec.Share / st.TotalShare
+				in += parentTotal * ts.Share / st.TotalShare
 			}
 			t.InputBytes = in
-			t.OutputBytes = t.Spec.Output
-			if t.Spec.OutputRatio > 0 {
-				t.OutputBytes = t.Spec.OutputRatio * in
+			t.OutputBytes = ts.Output
+			if ts.OutputRatio > 0 {
+				t.OutputBytes = ts.OutputRatio * in
 			}
-			t.ComputeTime = t.Spec.Compute + t.Spec.PerByte*in
-			if t.Spec.Input > 0 {
+			t.ComputeTime = ts.Compute + ts.PerByte*in
+			if ts.Input > 0 {
 				t.Replicas = uploaded[[2]int{st.Index, t.Index}]
 				if t.Replicas == nil {
 					t.Replicas = e.placeReplicas(r)
@@ -146,7 +149,7 @@ func contribution(p, c *state.Task, pat workload.Pattern) float64 {
 		}
 		return 0
 	}
-	return p.OutputBytes * c.Spec.Share / c.Stage.TotalShare
+	return p.OutputBytes * c.Share / c.Stage.TotalShare
 }
 
 // topoOrder lists stages parents-first (Validate rejected cycles).
@@ -362,9 +365,9 @@ func (e *Engine) startTask(t *state.Task, m int) {
 		f.Gated = e.gater.GateFetches(e.view, sched.WrapTask(t))
 		e.checkScheduler()
 	}
-	if t.Spec.Input > 0 {
+	if t.SplitBytes > 0 {
 		src := e.nearestReplica(t, m)
-		f.Add(src, t.Spec.Input, state.KindInput, src == m)
+		f.Add(src, t.SplitBytes, state.KindInput, src == m)
 		if src == m {
 			j.LocalMaps++
 		}
@@ -385,7 +388,7 @@ func (e *Engine) startTask(t *state.Task, m int) {
 	if t.Stage.ReadsJobParents {
 		for _, out := range j.Parents {
 			for _, mb := range out.ByMachine {
-				f.Add(mb.Machine, mb.Bytes*t.Spec.Share/t.Stage.TotalShare, state.KindDependent, mb.Machine == m)
+				f.Add(mb.Machine, mb.Bytes*t.Share/t.Stage.TotalShare, state.KindDependent, mb.Machine == m)
 			}
 		}
 	}

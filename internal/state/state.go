@@ -119,7 +119,12 @@ type Task struct {
 	Pin      int
 	Class    int // network priority class of its flows
 
-	Spec         workload.Task
+	// SplitBytes is the task's DFS input split (0: it reads no file);
+	// Share its share of its parents' output under scatter-gather, of the
+	// stage's TotalShare (from its workload.Task, kept alone because a
+	// production day holds millions of waiting tasks).
+	SplitBytes   float64
+	Share        float64
 	InputBytes   float64 // total bytes the task reads (file + parents)
 	OutputBytes  float64
 	ComputeTime  float64 // seconds on a machine of speed 1
