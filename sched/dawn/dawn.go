@@ -204,7 +204,7 @@ func (s *Scheduler) choose(rack, m int, saturated bool) *unit {
 	if !s.cfg.FairUsers {
 		return s.pick(s.idx, nil, rack, m, saturated)
 	}
-	for _, usr := range s.users.All() {
+	for usr := range s.users.All() {
 		if u := s.pick(usr.idx, usr, rack, m, saturated); u != nil {
 			return u
 		}

@@ -104,7 +104,7 @@ func oldChoose(s *Scheduler, live []*unit, cands []Candidate, rack int, saturate
 	if !s.cfg.FairUsers {
 		return Select(cands, rack, saturated, anyRack)
 	}
-	for _, usr := range s.users.All() {
+	for usr := range s.users.All() {
 		s.sub, s.subIdx = s.sub[:0], s.subIdx[:0]
 		for k, u := range live {
 			if u.j.u == usr {

@@ -40,7 +40,7 @@ func (s *Scheduler) oldOffer(v sched.View, m int, p *sched.Plan) {
 		return
 	}
 	avail := s.available(v, m)
-	for _, u := range s.users.order.All() {
+	for u := range s.users.order.All() {
 		if u.tasks.WaitingReduces > 0 {
 			if t := s.oldReduceFor(v, u, m, congested); !t.IsZero() {
 				p.Place(t, m)

@@ -152,7 +152,7 @@ func (s *Scheduler) Offer(v sched.View, m int, p *sched.Plan) {
 		return
 	}
 	avail := s.available(v, m)
-	for _, u := range s.users.order.All() {
+	for u := range s.users.order.All() {
 		if u.tasks.WaitingReduces > 0 {
 			if t := s.reduceFor(v, u, m, congested); !t.IsZero() {
 				p.Place(t, m)

@@ -68,7 +68,7 @@ func (s *Scheduler) Offer(v sched.View, m int, p *sched.Plan) {
 	case u < s.cfg.ResumeBelow:
 		s.deferring = false
 	}
-	for _, j := range s.order.All() {
+	for j := range s.order.All() {
 		if j.tasks.WaitingMaps+j.tasks.WaitingReduces == 0 {
 			continue
 		}
