@@ -277,6 +277,9 @@ type View interface {
 
 	NumMachines() int
 	Machine(m int) Machine
+	// FreeMachines lists the machines with a free slot (this pass's plan
+	// deducted) in id order, without visiting the others.
+	FreeMachines() iter.Seq[int]
 	Racks() int
 	RackOf(m int) int
 	RackMachines(r int) []int // machines of rack r in id order; read only

@@ -27,6 +27,10 @@ func (e *Engine) checkInvariants() {
 			e.fail("check: machine %d has %d of %d slots busy but %d free", m.ID, busy, m.Slots, m.Free)
 			return
 		}
+		if e.free.has(m.ID) != (m.Free > 0) {
+			e.fail("check: machine %d has %d free slots; in the free set: %v", m.ID, m.Free, e.free.has(m.ID))
+			return
+		}
 		if inInput != m.InputPhase {
 			e.fail("check: machine %d counts %d input-phase tasks, has %d", m.ID, m.InputPhase, inInput)
 			return

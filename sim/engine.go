@@ -91,6 +91,7 @@ type Engine struct {
 	// scheduling-pass bookkeeping
 	slotChanged  []int
 	changedMark  []bool
+	free         freeSet // machines with a free slot
 	taskArrival  bool
 	rotate       int
 	hbScheduled  []bool
@@ -136,6 +137,7 @@ func New(sc *scenario.Scenario, s sched.Scheduler) (*Engine, error) {
 			e.rackMachines[m.Rack] = append(e.rackMachines[m.Rack], i)
 		}
 		e.slots += m.Slots
+		e.free.set(i, m.Slots > 0)
 	}
 	e.changedMark = make([]bool, len(e.machines))
 	e.hbScheduled = make([]bool, len(e.machines))

@@ -171,6 +171,9 @@ func (e *Engine) finishTask(t *state.Task) {
 	st, j := t.Stage, t.Job()
 	m := e.machines[t.Machine]
 	m.Free++
+	if m.Free == 1 {
+		e.free.set(m.ID, true)
+	}
 	e.held--
 	e.computing--
 	for i, r := range m.Running {

@@ -337,6 +337,9 @@ func (e *Engine) reserve(t *state.Task, m int) {
 	t.State = state.Planned
 	t.Machine = m
 	mc.Free--
+	if mc.Free == 0 {
+		e.free.set(m, false)
+	}
 	mc.InputPhase++
 	mc.Planned = append(mc.Planned, t)
 	e.held++

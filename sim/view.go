@@ -26,6 +26,9 @@ func (v *view) Seed() uint64       { return v.e.sc.Seed }
 func (v *view) Heartbeat() float64 { return v.e.sc.Heartbeat }
 func (v *view) Checking() bool     { return v.e.check }
 func (v *view) NumMachines() int   { return len(v.e.machines) }
+
+// FreeMachines lists the machines with a free slot in id order.
+func (v *view) FreeMachines() iter.Seq[int] { return v.e.free.all() }
 func (v *view) Machine(m int) sched.Machine {
 	if m < 0 || m >= len(v.e.machines) {
 		return sched.Machine{}

@@ -158,10 +158,8 @@ func (s *Scheduler) pass(v sched.View, p *sched.Plan) {
 		return
 	}
 	s.free = s.free[:0]
-	for m := range v.NumMachines() {
-		if v.Machine(m).Free() > 0 {
-			s.free = append(s.free, m)
-		}
+	for m := range v.FreeMachines() {
+		s.free = append(s.free, m)
 	}
 	if len(s.free) == 0 {
 		return

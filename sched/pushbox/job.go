@@ -18,7 +18,10 @@ func (s *Scheduler) newJob(v sched.View, j sched.Job) *jobState {
 	default:
 		js.fifo = s.cfg.Policy == FIFO
 	}
-	nic := meanNIC(v)
+	if s.nic == 0 {
+		s.nic = meanNIC(v) // NICs do not change during a run
+	}
+	nic := s.nic
 	js.stages = make([]*stageState, j.NumStages())
 	for i, st := range j.Stages() {
 		js.stages[i] = &stageState{st: st, fileOnly: readsFilesOnly(st)}

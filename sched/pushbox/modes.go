@@ -71,16 +71,16 @@ func (s *Scheduler) fill(v sched.View, p *sched.Plan, m int) {
 // Jobs[0]" is Algorithm 2's slotYield = 0 once jobs without waiting tasks
 // are left out of the order).
 func (s *Scheduler) taskArrival(v sched.View, p *sched.Plan) {
-	n := v.NumMachines()
-	cands := make([]int, 0, n)
-	dtt := make([]float64, n)
+	if n := v.NumMachines(); len(s.dtt) < n {
+		s.dtt = make([]float64, n)
+	}
+	cands, dtt := s.cands[:0], s.dtt
+	defer func() { s.cands = cands[:0] }()
 	for {
 		cands = cands[:0]
-		for m := range n {
-			if v.Machine(m).Free() > 0 {
-				cands = append(cands, m)
-				dtt[m] = s.dataTransferTime(v, m)
-			}
+		for m := range v.FreeMachines() {
+			cands = append(cands, m)
+			dtt[m] = s.dataTransferTime(v, m)
 		}
 		slices.SortStableFunc(cands, func(a, b int) int { return cmp.Compare(dtt[a], dtt[b]) })
 		placed := false

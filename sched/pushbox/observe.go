@@ -30,6 +30,10 @@ func (s *Scheduler) Observe(v sched.View, e sched.Event, p *sched.Plan) {
 		s.ord.touch(js)
 		s.seq++
 		s.mach[m].input = append(s.mach[m].input, &entry{t: e.Task, js: js, seq: s.seq, local: s.isLocal(v, e.Task, m), coflow: js.coflow})
+		if !s.mach[m].sampling {
+			s.mach[m].sampling = true
+			s.sampling = append(s.sampling, m)
+		}
 		s.reorder(p, m)
 		s.assert(v, m)
 	case sched.InputDone:
@@ -66,13 +70,21 @@ func (s *Scheduler) Observe(v sched.View, e sched.Event, p *sched.Plan) {
 // scheduling call and held until the next; intervals in which the machine
 // received nothing are left out, so the EMA stays the machine's effective
 // bandwidth while busy rather than decaying towards zero when idle.
+//
+// Only the machines in s.sampling are visited: every machine with a sample
+// or input-phase tasks is there (each machine's update is its own, so the
+// order does not matter), and one idle before and now leaves it.
 func (s *Scheduler) sampleRates(v sched.View) {
 	now := v.Now()
-	for m := range s.mach {
+	keep := s.sampling[:0]
+	defer func() { s.sampling = keep }()
+	for _, m := range s.sampling {
 		ms := &s.mach[m]
 		if ms.sample == 0 && len(ms.input) == 0 {
+			ms.sampling = false
 			continue // idle before and now: nothing to fold or measure
 		}
+		keep = append(keep, m)
 		if dt := now - ms.lastT; dt > 0 && ms.sample > 0 {
 			ms.rate += (1 - math.Exp(-dt/s.cfg.RateWindow)) * (ms.sample - ms.rate)
 		}

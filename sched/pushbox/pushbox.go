@@ -30,9 +30,17 @@ type Scheduler struct {
 	head sched.Job // the FIFO queue's head job (§5.1 "Flow Priority")
 	seq  int       // placement counter: the within-job priority order
 
-	pass    pass
-	ord     orderIndex // jobOrder's kept order
-	rankBuf []*entry
+	pass pass
+	// taskArrival's scratch: free machines and their data transfer times
+	// (indexed by machine), kept across decisions.
+	cands []int
+	dtt   []float64
+	// Machines that are receiving or were at the last sample (sampleRates
+	// visits only these), and the mean NIC speed, read once.
+	sampling []int
+	nic      float64
+	ord      orderIndex // jobOrder's kept order
+	rankBuf  []*entry
 
 	// The test-only reference order's cache (oldJobOrder): the pass and
 	// cluster waiting tasks refBuf was computed at.

@@ -69,6 +69,8 @@ type machineState struct {
 	lastT  float64
 	// Input-phase tasks in placement order.
 	input []*entry
+	// In Scheduler.sampling.
+	sampling bool
 }
 
 // entry is an input-phase task on a machine.
