@@ -21,6 +21,16 @@ const MaxEchoedJobs = 1000
 // the text path, and raise it to keep long ones as before.
 var maxHeldJobs = MaxEchoedJobs
 
+// ExplicitJobs is the workload's explicit jobs in file order: Jobs, or
+// the list Parse kept as text decoded in full (MaxEchoedJobs), nil for a
+// trace or a generator.
+func (w *WorkloadSpec) ExplicitJobs() ([]JobSpec, error) {
+	if l := w.leftOut(); l != nil {
+		return l.all()
+	}
+	return w.Jobs, nil
+}
+
 // jobList is a loaded list of explicit jobs: either decoded (specs), or
 // kept as the text of its items (a list cut by cutList) and decoded again
 // one item at a time whenever a job is needed, so that no more than one

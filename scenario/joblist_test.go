@@ -468,3 +468,35 @@ func TestLeftOutWholeList(t *testing.T) {
 		t.Errorf("jobs differ (%v, %v)", err1, err2)
 	}
 }
+
+// ExplicitJobs gives the jobs of a long list, which Parse leaves out of
+// Jobs, as it gives a short one's.
+func TestExplicitJobsOfLongList(t *testing.T) {
+	for _, n := range []int{3, MaxEchoedJobs + 5} {
+		var b strings.Builder
+		b.WriteString("cluster: {racks: 1, machines_per_rack: 2, slots_per_machine: 1, nic: 1Gbps}\nworkload:\n  jobs:\n")
+		for i := range n {
+			fmt.Fprintf(&b, "    - {id: j%d, arrival: %ds, stages: [{id: m, tasks: [{compute: 1s}]}]}\n", i, n-i)
+		}
+		b.WriteString("scheduler: fifo\n")
+		sc, err := Parse("s.yaml", []byte(b.String()), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if long := n > MaxEchoedJobs; long != (sc.File.Workload.Jobs == nil) {
+			t.Fatalf("%d jobs: Jobs is nil = %v", n, sc.File.Workload.Jobs == nil)
+		}
+		jobs, err := sc.File.Workload.ExplicitJobs()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(jobs) != n {
+			t.Fatalf("%d jobs: ExplicitJobs gave %d", n, len(jobs))
+		}
+		for i, j := range jobs {
+			if want := fmt.Sprintf("j%d", i); j.ID != want || float64(j.Arrival) != float64(n-i) {
+				t.Fatalf("%d jobs: job %d is %s at %v, want %s at %ds (file order)", n, i, j.ID, j.Arrival, want, n-i)
+			}
+		}
+	}
+}

@@ -102,6 +102,9 @@ type KnowledgeSpec struct {
 
 // WorkloadSpec is exactly one of: explicit jobs, a trace file, a generator.
 type WorkloadSpec struct {
+	// Jobs is nil after Parse or Load when the file lists more than
+	// MaxEchoedJobs jobs (they are kept as text): read them with
+	// ExplicitJobs.
 	Jobs     []JobSpec      `yaml:"jobs,omitempty"`
 	Trace    string         `yaml:"trace,omitempty"`    // path, relative to the scenario file
 	Format   string         `yaml:"format,omitempty"`   // swim | coflow-benchmark | native
