@@ -2,8 +2,8 @@ package css
 
 import (
 	"fmt"
+	"github.com/netsched/netsched/sched/internal/schedtest"
 	"math/rand/v2"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -139,14 +139,8 @@ func TestSTFIndexMatchesScan(t *testing.T) {
 		if s.idx != nil {
 			indexed++
 		}
-		if !reflect.DeepEqual(want.Tasks, got.Tasks) || !reflect.DeepEqual(want.Jobs, got.Jobs) {
-			for k := range min(len(want.Tasks), len(got.Tasks)) {
-				if want.Tasks[k] != got.Tasks[k] {
-					t.Errorf("first difference at task %d: scan %+v, index %+v", k, want.Tasks[k], got.Tasks[k])
-					break
-				}
-			}
-			t.Fatalf("scenario %d: decisions differ\n%s", i, doc)
+		if d := schedtest.DiffRecords(want, got); d != "" {
+			t.Fatalf("scenario %d: decisions differ: %s\n%s", i, d, doc)
 		}
 	}
 	t.Logf("%d scenarios, %d decided by the index", runs, indexed)

@@ -2,8 +2,8 @@ package dawn
 
 import (
 	"fmt"
+	"github.com/netsched/netsched/sched/internal/schedtest"
 	"math/rand/v2"
-	"reflect"
 	"strings"
 	"testing"
 )
@@ -162,8 +162,8 @@ func TestIndexPicksMatchSelect(t *testing.T) {
 		got, gs := runKept(t, doc, false)
 		checkPick = nil
 		want, ws := runKept(t, doc, true)
-		if !reflect.DeepEqual(want.Tasks, got.Tasks) || !reflect.DeepEqual(want.Jobs, got.Jobs) || ws != gs {
-			t.Fatalf("scenario %d: decisions differ (stats %+v vs %+v)\n%s", i, ws, gs, doc)
+		if d := schedtest.DiffRecords(want, got); d != "" || ws != gs {
+			t.Fatalf("scenario %d: decisions differ (stats %+v vs %+v): %s\n%s", i, ws, gs, d, doc)
 		}
 		stats.Decisions += gs.Decisions
 		stats.Saturated += gs.Saturated

@@ -3,7 +3,6 @@ package dawn
 import (
 	"fmt"
 	"math/rand/v2"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -121,14 +120,8 @@ func TestKeptCountsMatchReference(t *testing.T) {
 		if len(got.Tasks) == 0 {
 			t.Fatalf("scenario %d: no tasks recorded\n%s", i, doc)
 		}
-		if !reflect.DeepEqual(want.Tasks, got.Tasks) || !reflect.DeepEqual(want.Jobs, got.Jobs) || ws != gs {
-			for k := range min(len(want.Tasks), len(got.Tasks)) {
-				if want.Tasks[k] != got.Tasks[k] {
-					t.Errorf("first difference at task %d: reference %+v, kept %+v", k, want.Tasks[k], got.Tasks[k])
-					break
-				}
-			}
-			t.Fatalf("scenario %d: decisions differ (stats %+v vs %+v)\n%s", i, ws, gs, doc)
+		if d := schedtest.DiffRecords(want, got); d != "" || ws != gs {
+			t.Fatalf("scenario %d: decisions differ (stats %+v vs %+v): %s\n%s", i, ws, gs, d, doc)
 		}
 		balances += gs.Balances
 		pinned += gs.Pinned

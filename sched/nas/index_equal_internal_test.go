@@ -163,15 +163,9 @@ func TestIndexesMatchReference(t *testing.T) {
 		if len(got.Tasks) == 0 {
 			t.Fatalf("scenario %d: no tasks recorded\n%s", i, doc)
 		}
-		if !reflect.DeepEqual(want.Tasks, got.Tasks) || !reflect.DeepEqual(want.Jobs, got.Jobs) || !reflect.DeepEqual(ws, gs) {
-			for k := range min(len(want.Tasks), len(got.Tasks)) {
-				if want.Tasks[k] != got.Tasks[k] {
-					t.Errorf("first difference at task %d: reference %+v, indexed %+v", k, want.Tasks[k], got.Tasks[k])
-					break
-				}
-			}
+		if d := schedtest.DiffRecords(want, got); d != "" || !reflect.DeepEqual(ws, gs) {
 			ws.Jobs, gs.Jobs = nil, nil
-			t.Fatalf("scenario %d: decisions or counters differ (stats %+v vs %+v)\n%s", i, ws, gs, doc)
+			t.Fatalf("scenario %d: decisions or counters differ (stats %+v vs %+v): %s\n%s", i, ws, gs, d, doc)
 		}
 		tasks += len(got.Tasks)
 		sum.MapRequests += gs.MapRequests

@@ -3,7 +3,6 @@ package neat
 import (
 	"fmt"
 	"math/rand/v2"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -162,14 +161,8 @@ func TestOrderMatchesReference(t *testing.T) {
 			if err != nil {
 				t.Fatalf("scenario %d (%s): %v\n%s", i, how, err, doc)
 			}
-			if !reflect.DeepEqual(want.Tasks, got.Tasks) || !reflect.DeepEqual(want.Jobs, got.Jobs) || wantStats != gotStats {
-				for k := range min(len(want.Tasks), len(got.Tasks)) {
-					if want.Tasks[k] != got.Tasks[k] {
-						t.Errorf("%s: first difference at task %d: reference %+v, kept order %+v", how, k, want.Tasks[k], got.Tasks[k])
-						break
-					}
-				}
-				t.Fatalf("scenario %d (%s): decisions differ (stats %+v, want %+v)\n%s", i, how, gotStats, wantStats, doc)
+			if d := schedtest.DiffRecords(want, got); d != "" || wantStats != gotStats {
+				t.Fatalf("scenario %d (%s): decisions differ (stats %+v, want %+v): %s\n%s", i, how, gotStats, wantStats, d, doc)
 			}
 		}
 	}

@@ -3,7 +3,6 @@ package pushbox
 import (
 	"fmt"
 	"math/rand/v2"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -82,14 +81,8 @@ func TestOrderMatchesReference(t *testing.T) {
 		if len(got.Tasks) == 0 {
 			t.Fatalf("scenario %d: no tasks recorded\n%s", i, doc)
 		}
-		if !reflect.DeepEqual(want.Tasks, got.Tasks) || !reflect.DeepEqual(want.Jobs, got.Jobs) {
-			for k := range min(len(want.Tasks), len(got.Tasks)) {
-				if want.Tasks[k] != got.Tasks[k] {
-					t.Errorf("first difference at task %d: reference %+v, kept order %+v", k, want.Tasks[k], got.Tasks[k])
-					break
-				}
-			}
-			t.Fatalf("scenario %d: decisions differ\n%s", i, doc)
+		if d := schedtest.DiffRecords(want, got); d != "" {
+			t.Fatalf("scenario %d: decisions differ: %s\n%s", i, d, doc)
 		}
 	}
 }

@@ -2,8 +2,8 @@ package queue
 
 import (
 	"fmt"
+	"github.com/netsched/netsched/sched/internal/schedtest"
 	"math/rand/v2"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -98,14 +98,8 @@ func TestWalkMatchesReference(t *testing.T) {
 		if len(got.Tasks) == 0 {
 			t.Fatalf("scenario %d: no tasks recorded\n%s", i, doc)
 		}
-		if !reflect.DeepEqual(want.Tasks, got.Tasks) || !reflect.DeepEqual(want.Jobs, got.Jobs) {
-			for k := range min(len(want.Tasks), len(got.Tasks)) {
-				if want.Tasks[k] != got.Tasks[k] {
-					t.Errorf("first difference at task %d: reference %+v, heaps %+v", k, want.Tasks[k], got.Tasks[k])
-					break
-				}
-			}
-			t.Fatalf("scenario %d: decisions differ\n%s", i, doc)
+		if d := schedtest.DiffRecords(want, got); d != "" {
+			t.Fatalf("scenario %d: decisions differ: %s\n%s", i, d, doc)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -82,4 +83,22 @@ func BusyJobs(n, machines int, sched, extra string) string {
 	}
 	b.WriteString("scheduler: " + sched + "\n")
 	return b.String()
+}
+
+// DiffRecords compares two runs' task and job records, as the equality
+// tests of a scheduler's kept indexes against its original code do: "" when
+// they are equal, else where they first differ.
+func DiffRecords(want, got *metrics.Result) string {
+	for k := range min(len(want.Tasks), len(got.Tasks)) {
+		if want.Tasks[k] != got.Tasks[k] {
+			return fmt.Sprintf("first difference at task %d: reference %+v, new %+v", k, want.Tasks[k], got.Tasks[k])
+		}
+	}
+	if len(want.Tasks) != len(got.Tasks) {
+		return fmt.Sprintf("%d task records, reference %d", len(got.Tasks), len(want.Tasks))
+	}
+	if !reflect.DeepEqual(want.Jobs, got.Jobs) {
+		return "job records differ"
+	}
+	return ""
 }
