@@ -7,8 +7,8 @@ import (
 	"github.com/netsched/netsched/sched/nas"
 )
 
-// The counters nasstats prints, on the mechanism tests' scenarios (issue
-// #18): each mechanism's counter moves where the mechanism changed a
+// The counters nasstats prints, on the mechanism tests' scenarios:
+// each mechanism's counter moves where the mechanism changed a
 // decision, and stays at zero when it is switched off.
 
 // MTS (TestMTSSpreadsHeavyMaps' scenario): budget 100 MB per machine. The
