@@ -20,8 +20,8 @@ type flow struct {
 // Network.bundles, so re-rating it moves nothing.
 type bundleKey struct {
 	src, dst int32
+	class    int32 // <= MaxClass
 	elephant bool
-	class    int
 	cap      float64 // 0 = none
 	explicit float64 // < 0 = max-min shared
 	// wait, with a Granularity, is the grid point a max-min flow started
@@ -168,7 +168,7 @@ func classOf(k bundleKey) int32 {
 	if k.explicit >= 0 {
 		return explicitClass
 	}
-	return int32(k.class)
+	return k.class
 }
 
 func (b *bundle) setFirst() {

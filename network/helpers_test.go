@@ -76,3 +76,19 @@ func wantRate(t *testing.T, n *Network, id FlowID, want float64) {
 		t.Errorf("rate of flow %d = %v, want %v", id, got, want)
 	}
 }
+
+// Classes are kept in 32 bits: a larger one is refused by Start and
+// ignored by SetClass, never wrapped into another class.
+func TestClassBounds(t *testing.T) {
+	n := mustNew(t, Config{Machines: machines(3, 3, 100)})
+	if _, err := n.Start(0, FlowSpec{Src: 0, Dst: 1, Size: 100, Class: MaxClass + 1}); err == nil {
+		t.Fatal("Start took class MaxClass+1")
+	}
+	hi := mustStart(t, n, 0, FlowSpec{Src: 0, Dst: 1, Size: 100, Class: MaxClass})
+	lo := mustStart(t, n, 0, FlowSpec{Src: 0, Dst: 1, Size: 100, Class: 0})
+	n.SetClass(0, hi, MaxClass+2) // would wrap to a class before lo's
+	done := runUntil(n, 10)
+	if len(done) != 2 || done[0].ID != lo || done[0].Time != 1 || done[1].ID != hi || done[1].Time != 2 {
+		t.Fatalf("completions %+v: want class 0 first at 1 s, then class MaxClass at 2 s", done)
+	}
+}

@@ -109,8 +109,8 @@ func (n *Network) Start(now float64, f FlowSpec) (FlowID, error) {
 		return 0, fmt.Errorf("network: flow %d->%d: a node-local transfer is not a flow", f.Src, f.Dst)
 	case !finite(f.Size) || f.Size <= 0:
 		return 0, fmt.Errorf("network: flow %d->%d: size %v must be positive and finite", f.Src, f.Dst, f.Size)
-	case f.Class < 0:
-		return 0, fmt.Errorf("network: flow %d->%d: class %d is negative", f.Src, f.Dst, f.Class)
+	case f.Class < 0 || f.Class > MaxClass:
+		return 0, fmt.Errorf("network: flow %d->%d: class %d is outside [0, %d]", f.Src, f.Dst, f.Class, MaxClass)
 	case !finite(f.RateCap) || f.RateCap < 0:
 		return 0, fmt.Errorf("network: flow %d->%d: rate cap %v must be finite and >= 0", f.Src, f.Dst, f.RateCap)
 	case !finite(f.Aggregate) || f.Aggregate < 0:
@@ -122,7 +122,7 @@ func (n *Network) Start(now float64, f FlowSpec) (FlowID, error) {
 	fl.elephant = n.ocs != nil && max(f.Size, f.Aggregate) >= n.cfg.OCS.ElephantThreshold &&
 		n.topo.kindOf(int32(f.Src), int32(f.Dst)) != pathIntra
 	fl.key = bundleKey{src: int32(f.Src), dst: int32(f.Dst), elephant: fl.elephant,
-		class: f.Class, cap: f.RateCap, explicit: -1}
+		class: int32(f.Class), cap: f.RateCap, explicit: -1}
 	n.flows = append(n.flows, fl) // index lastID - flowBase
 	n.nflows++
 	n.addFlow(fl, fl.key, f.Size)
@@ -165,13 +165,17 @@ func (n *Network) dropFlow(id FlowID) {
 	}
 }
 
-// SetClass changes a flow's priority class (negative values are ignored).
+// SetClass changes a flow's priority class (values outside [0, MaxClass]
+// are ignored: callers check them, as Start does).
 func (n *Network) SetClass(now float64, id FlowID, class int) {
-	if class < 0 {
+	if class < 0 || class > MaxClass {
 		return
 	}
-	n.rekey(now, id, func(k *bundleKey) { k.class = class })
+	n.rekey(now, id, func(k *bundleKey) { k.class = int32(class) })
 }
+
+// MaxClass is the largest priority class (classes are kept in 32 bits).
+const MaxClass = math.MaxInt32
 
 // SetRateCap caps a max-min flow's rate; 0 (or a bad value) removes the cap.
 func (n *Network) SetRateCap(now float64, id FlowID, c float64) {

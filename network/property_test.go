@@ -586,7 +586,7 @@ func routedRefFlow(fl *flow) *refFlow {
 	for _, l := range fl.b.links() {
 		route = append(route, int(l))
 	}
-	return &refFlow{id: fl.id, route: route, class: fl.b.key.class, explicit: -1}
+	return &refFlow{id: fl.id, route: route, class: int(fl.b.key.class), explicit: -1}
 }
 
 var refSeeds = flag.Int("ref.seeds", 6, "random workloads of TestLargeMatchesReference")

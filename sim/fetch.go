@@ -264,8 +264,8 @@ func (e *Engine) flowClass(t *state.Task, src int) (class int, ok bool) {
 		return t.Class, true
 	}
 	class = e.flowClasser.FlowClass(e.view, sched.WrapTask(t), src)
-	if class < 0 {
-		e.fail("scheduler %s gave %s a negative flow class %d", e.sc.Scheduler.Name, t, class)
+	if class < 0 || class > network.MaxClass {
+		e.fail("scheduler %s gave %s flow class %d, outside [0, %d]", e.sc.Scheduler.Name, t, class, network.MaxClass)
 		return 0, false
 	}
 	return class, true

@@ -223,8 +223,8 @@ func (v *view) PlanPlace(st sched.Task, m int) error {
 func (v *view) PlanSetClass(st sched.Task, class int) error {
 	e := v.e
 	t := unwrapTask(st)
-	if class < 0 {
-		return e.planFail("set a negative class %d on %s", class, t)
+	if class < 0 || class > network.MaxClass {
+		return e.planFail("set class %d on %s, outside [0, %d]", class, t, network.MaxClass)
 	}
 	t.Class = class
 	for _, rec := range e.flowsOf(t) {
