@@ -13,7 +13,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/csv"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -21,7 +20,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/netsched/netsched/metrics"
@@ -149,26 +147,15 @@ func recurring(doc json.RawMessage) (map[string]bool, error) {
 	}
 }
 
+// readJCTs is each job's JCT from a jobs.csv.
 func readJCTs(path string) (map[string]float64, error) {
-	f, err := os.Open(path)
+	jobs, err := metrics.ReadJobs(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	if len(rows) == 0 || len(rows[0]) < 7 || rows[0][0] != "job_id" || rows[0][6] != "jct" {
-		return nil, fmt.Errorf("%s: not a jobs.csv (expected job_id ... jct as columns 1 and 7)", path)
-	}
-	out := map[string]float64{}
-	for _, r := range rows[1:] {
-		x, err := strconv.ParseFloat(r[6], 64)
-		if err != nil {
-			return nil, fmt.Errorf("%s: job %s: jct %q", path, r[0], r[6])
-		}
-		out[r[0]] = x
+	out := make(map[string]float64, len(jobs))
+	for _, j := range jobs {
+		out[j.ID] = j.JCT
 	}
 	return out, nil
 }

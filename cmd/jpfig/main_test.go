@@ -22,7 +22,7 @@ func TestTables(t *testing.T) {
 	files := map[string]string{
 		filepath.Join(dir, "cells.jsonl"):   `{"id": "c1", "params": {"network": "{\"topology\":\"two-tier\"}"}, "scheduler": "jobpacker", "seed": 1, "scenario": ` + scen + "}\n",
 		filepath.Join(cell, "summary.json"): `{"makespan": 12, "bytes": {"ocs_bytes": 30, "eps_bytes": 90}}`,
-		filepath.Join(cell, "jobs.csv"):     "job_id,user,queue,arrival,start,finish,jct\nr,u,q,0,0,4,4\na,u,q,2,2,12,10\n",
+		filepath.Join(cell, "jobs.csv"):     "job_id,user,queue,arrival,start,finish,jct,tasks,input_bytes,shuffle_bytes\nr,u,q,0,0,4,4,1,0,0\na,u,q,2,2,12,10,1,0,0\n",
 	}
 	for p, data := range files {
 		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
