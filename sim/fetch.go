@@ -16,7 +16,8 @@ import (
 func (e *Engine) pumpFetches(t *state.Task) {
 	f := t.Fetch
 	for len(f.Pending) > 0 && (f.Active < e.sc.ParallelFetches || f.Pending[0].Machine == t.Machine) {
-		s := f.PopPending()
+		s := f.Pending[0]
+		f.Pending = f.Pending[1:]
 		e.metrics.transfer(t, s, e.rackOf)
 		if s.Machine == t.Machine {
 			t.ReceivedByte += s.Bytes
@@ -111,7 +112,7 @@ func (e *Engine) moveHeld(t *state.Task, match func(state.Source) bool, aggregat
 	for _, s := range f.Held {
 		if match(s) {
 			s.Aggregate = aggregate
-			f.QueueReleased(s)
+			f.Pending = append(f.Pending, s)
 		} else {
 			kept = append(kept, s)
 		}

@@ -19,34 +19,13 @@ func (k ByteKind) String() string { return [...]string{"input", "shuffle", "depe
 // tasks whose output it still expects. Under fetch gating, queued sources
 // wait in Held until the scheduler releases them.
 type FetchState struct {
-	// Pending is changed only through Add, PopPending and QueueReleased,
-	// which keep pendingAt.
 	Pending     []Source
 	Held        []Source
 	Gated       bool // new sources go to Held
 	Active      int
 	Outstanding int
 	Flows       []*FlowRec // in flight
-
-	// pendingAt indexes a long Pending list: the first entry of each
-	// (machine, kind), as a position counted over every entry ever queued
-	// (popped of them were taken from the front). A reducer of a large job
-	// adds one source per map from up to every machine, so scanning the
-	// list per Add made its input phase quadratic. dups: some key may
-	// have a second entry (QueueReleased does not merge).
-	pendingAt map[sourceKey]int
-	popped    int
-	dups      bool
 }
-
-type sourceKey struct {
-	machine int
-	kind    ByteKind
-}
-
-// indexFrom is the length of Pending from which it is indexed (a short
-// list is scanned).
-const indexFrom = 16
 
 // Source is queued bytes from one machine.
 type Source struct {
@@ -77,20 +56,6 @@ func (f *FetchState) Add(m int, b float64, k ByteKind, local bool) {
 	q := &f.Pending
 	if f.Gated && !local {
 		q = &f.Held
-	} else {
-		if f.pendingAt == nil && len(f.Pending) >= indexFrom {
-			f.indexPending()
-		}
-		if f.pendingAt != nil {
-			key := sourceKey{m, k}
-			if p, ok := f.pendingAt[key]; ok {
-				f.Pending[p-f.popped].Bytes += b
-				return
-			}
-			f.pendingAt[key] = f.popped + len(f.Pending)
-			f.Pending = append(f.Pending, Source{Machine: m, Bytes: b, Kind: k})
-			return
-		}
 	}
 	for i := range *q {
 		if (*q)[i].Machine == m && (*q)[i].Kind == k {
@@ -99,51 +64,4 @@ func (f *FetchState) Add(m int, b float64, k ByteKind, local bool) {
 		}
 	}
 	*q = append(*q, Source{Machine: m, Bytes: b, Kind: k})
-}
-
-func (f *FetchState) indexPending() {
-	f.pendingAt = make(map[sourceKey]int, 2*len(f.Pending))
-	for i, s := range f.Pending {
-		key := sourceKey{s.Machine, s.Kind}
-		if _, ok := f.pendingAt[key]; ok {
-			f.dups = true
-			continue
-		}
-		f.pendingAt[key] = f.popped + i
-	}
-}
-
-// PopPending takes the first queued source.
-func (f *FetchState) PopPending() Source {
-	s := f.Pending[0]
-	f.Pending = f.Pending[1:]
-	if f.pendingAt != nil {
-		key := sourceKey{s.Machine, s.Kind}
-		if f.pendingAt[key] == f.popped {
-			delete(f.pendingAt, key)
-			if f.dups { // a later entry of the key becomes the first
-				for i, o := range f.Pending {
-					if o.Machine == s.Machine && o.Kind == s.Kind {
-						f.pendingAt[key] = f.popped + 1 + i
-						break
-					}
-				}
-			}
-		}
-	}
-	f.popped++
-	return s
-}
-
-// QueueReleased appends a source released from Held, without merging it.
-func (f *FetchState) QueueReleased(s Source) {
-	if f.pendingAt != nil {
-		key := sourceKey{s.Machine, s.Kind}
-		if _, ok := f.pendingAt[key]; ok {
-			f.dups = true
-		} else {
-			f.pendingAt[key] = f.popped + len(f.Pending)
-		}
-	}
-	f.Pending = append(f.Pending, s)
 }
