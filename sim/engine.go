@@ -89,9 +89,13 @@ type Engine struct {
 	flowSeq int64
 
 	// scheduling-pass bookkeeping
-	slotChanged  []int
-	changedMark  []bool
-	free         freeSet // machines with a free slot
+	slotChanged []int
+	changedMark []bool
+	free        freeSet // machines with a free slot
+	// shuffleQueue's scratch: 1 + a source's position in the queue of the
+	// task being started, per machine (0: none), and the machines set.
+	queued       []int32
+	touched      []int
 	taskArrival  bool
 	rotate       int
 	hbScheduled  []bool

@@ -349,6 +349,46 @@ func (e *Engine) reserve(t *state.Task, m int) {
 	e.planned = append(e.planned, t)
 }
 
+// shuffleQueue queues what t fetches from its parent tasks that are done
+// (and counts those it still waits for), merged per source machine as
+// FetchState.Add merges them, but through e.queued, a position per
+// machine, instead of a scan of the queue per parent task: a reducer of a
+// large job has thousands of maps on hundreds of machines.
+func (e *Engine) shuffleQueue(t *state.Task, m int) {
+	f := t.Fetch
+	if len(e.queued) < len(e.machines) {
+		e.queued = make([]int32, len(e.machines))
+	}
+	touched := e.touched[:0]
+	for _, edge := range t.Stage.Parents {
+		for _, p := range edge.Parent.Tasks {
+			if edge.Pattern == workload.OneToOne && p.Index != t.Index {
+				continue
+			}
+			if p.State != state.Done {
+				f.Outstanding++ // fetched when p finishes
+				continue
+			}
+			b := contribution(p, t, edge.Pattern)
+			if b <= 0 {
+				continue
+			}
+			q := f.Queue(p.Machine == m)
+			if k := e.queued[p.Machine]; k > 0 {
+				(*q)[k-1].Bytes += b
+				continue
+			}
+			*q = append(*q, state.Source{Machine: p.Machine, Bytes: b, Kind: state.KindShuffle})
+			e.queued[p.Machine] = int32(len(*q))
+			touched = append(touched, p.Machine)
+		}
+	}
+	for _, x := range touched {
+		e.queued[x] = 0
+	}
+	e.touched = touched
+}
+
 // startTask begins the input phase of t, reserved on machine m.
 func (e *Engine) startTask(t *state.Task, m int) {
 	mc := e.machines[m]
@@ -376,18 +416,7 @@ func (e *Engine) startTask(t *state.Task, m int) {
 		}
 		j.DFSMaps++
 	}
-	for _, edge := range t.Stage.Parents {
-		for _, p := range edge.Parent.Tasks {
-			if edge.Pattern == workload.OneToOne && p.Index != t.Index {
-				continue
-			}
-			if p.State != state.Done {
-				f.Outstanding++ // fetched when p finishes
-			} else if b := contribution(p, t, edge.Pattern); b > 0 {
-				f.Add(p.Machine, b, state.KindShuffle, p.Machine == m)
-			}
-		}
-	}
+	e.shuffleQueue(t, m)
 	if t.Stage.ReadsJobParents {
 		for _, out := range j.Parents {
 			for _, mb := range out.ByMachine {

@@ -53,10 +53,7 @@ type FlowRec struct {
 // per host, not per map). A gated fetch state holds them instead, except
 // node-local bytes, which need no transfer to hold back.
 func (f *FetchState) Add(m int, b float64, k ByteKind, local bool) {
-	q := &f.Pending
-	if f.Gated && !local {
-		q = &f.Held
-	}
+	q := f.Queue(local)
 	for i := range *q {
 		if (*q)[i].Machine == m && (*q)[i].Kind == k {
 			(*q)[i].Bytes += b
@@ -64,4 +61,13 @@ func (f *FetchState) Add(m int, b float64, k ByteKind, local bool) {
 		}
 	}
 	*q = append(*q, Source{Machine: m, Bytes: b, Kind: k})
+}
+
+// Queue is the queue Add puts bytes in: Held under gating, except for
+// node-local bytes, else Pending.
+func (f *FetchState) Queue(local bool) *[]Source {
+	if f.Gated && !local {
+		return &f.Held
+	}
+	return &f.Pending
 }
