@@ -200,51 +200,36 @@ func (s *Scheduler) mapBounds(v sched.View, j *job) {
 	}
 }
 
-// bound is an upper bound on mapOutput of any of j's maps now. Rounding is
-// monotone, so ratio×input lies between ratio×minIn and ratio×maxIn.
-func (s *Scheduler) bound(j *job) float64 {
-	b := 0.0 // maps of stages nobody reads predict 0
+// outputBounds bounds mapOutput of any of j's maps now: low <= output <=
+// high. Rounding is monotone, so ratio×input lies between ratio×minIn and
+// ratio×maxIn. NaN sizes give no bound (-Inf, +Inf): MTS then scans every
+// job.
+func (s *Scheduler) outputBounds(j *job) (low, high float64) {
+	low, high = math.Inf(1), 0 // high: maps of stages nobody reads predict 0
+	add := func(v float64) { low, high = min(low, v), max(high, v) }
 	switch {
 	case bool(s.cfg.KnownShuffle):
-		b = max(b, j.maxOut)
+		low, high = j.minOut, max(high, j.maxOut)
 	default:
 		if j.maxIn >= j.minIn {
 			r := j.pred.Ratio()
-			b = max(b, r*j.minIn, r*j.maxIn)
+			add(r * j.minIn)
+			add(r * j.maxIn)
 		}
 		if j.noInput {
-			b = max(b, j.pred.Output(0))
+			add(j.pred.Output(0))
 		}
 	}
-	if math.IsNaN(b) {
-		return math.Inf(1) // no bound: MTS then scans every job
+	if math.IsNaN(low) {
+		low = math.Inf(-1)
 	}
-	return b
-}
-
-// lowBound is a lower bound on mapOutput of any of j's maps now, -Inf
-// when there is none (NaN sizes).
-func (s *Scheduler) lowBound(j *job) float64 {
+	if math.IsNaN(high) {
+		high = math.Inf(1)
+	}
 	if j.plainMaps {
-		return 0 // maps of stages nobody reads predict 0
+		low = 0 // those maps predict 0
 	}
-	b := math.Inf(1)
-	switch {
-	case bool(s.cfg.KnownShuffle):
-		b = j.minOut
-	default:
-		if j.maxIn >= j.minIn {
-			r := j.pred.Ratio()
-			b = min(b, r*j.minIn, r*j.maxIn)
-		}
-		if j.noInput {
-			b = min(b, j.pred.Output(0))
-		}
-	}
-	if math.IsNaN(b) {
-		return math.Inf(-1)
-	}
-	return b
+	return low, high
 }
 
 // index brings j's place in its user's indexes up to date after its tasks
@@ -252,7 +237,7 @@ func (s *Scheduler) lowBound(j *job) float64 {
 func (s *Scheduler) index(j *job) {
 	u := j.u
 	inMaps := j.tasks.WaitingMaps > 0
-	j.outBound, j.lowBound = s.bound(j), s.lowBound(j)
+	j.lowBound, j.outBound = s.outputBounds(j)
 	switch {
 	case inMaps && j.hpos < 0:
 		u.waitMaps.add(j.seq)

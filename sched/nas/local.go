@@ -107,13 +107,15 @@ func (u *user) relistLocal(j *job) {
 	}
 }
 
+var noJobs seqSet // the set of a machine no job has data on
+
 // localJobs are u's jobs that may have a data-local map on m, in arrival
 // order (the union of the machine's set and anyLocal).
 func (u *user) localJobs(m int) iter.Seq[*job] {
 	return func(yield func(*job) bool) {
 		a := u.local[m]
 		if a == nil {
-			a = &seqSet{}
+			a = &noJobs
 		}
 		b := &u.anyLocal
 		x, y := a.next(0), b.next(0)
