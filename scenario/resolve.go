@@ -306,6 +306,10 @@ func resolveEngine(sc *Scenario, f *File, src *source) error {
 		}
 		sc.MaxLiveTasks = e.MaxLiveTasks
 	}
+	if src.has("engine.until") && !(e.Until > 0) {
+		return src.at("engine.until", "expected a duration > 0, like 48h")
+	}
+	sc.Until = float64(e.Until)
 	return nil
 }
 

@@ -31,7 +31,8 @@ type Scenario struct {
 	Heartbeat        float64 // seconds, default 1
 	HeartbeatOnly    bool    // offers only on heartbeats (YARN-like)
 	Check            bool
-	MaxLiveTasks     int // tasks of the jobs held at once; 0 means DefaultMaxLiveTasks
+	MaxLiveTasks     int     // tasks of the jobs held at once; 0 means DefaultMaxLiveTasks
+	Until            float64 // seconds; > 0: the run stops there, unfinished jobs left out of the results
 
 	Knowledge KnowledgeSpec
 	Scheduler SchedulerSpec

@@ -85,6 +85,7 @@ type EngineSpec struct {
 	Offers          string         `yaml:"offers,omitempty"`                           // immediate (default) | heartbeat
 	Check           bool           `yaml:"check,omitempty"`                            // assert invariants while running
 	MaxLiveTasks    int            `yaml:"max_live_tasks,omitempty" json:",omitempty"` // budget of tasks held at once; default 5,000,000
+	Until           units.Duration `yaml:"until,omitempty" json:",omitempty"`          // stop the run at this simulated time (default: when every job finished)
 }
 
 // KnowledgeSpec picks the estimator's error model.

@@ -210,6 +210,9 @@ func (c *collector) result(e *Engine) *metrics.Result {
 		SchedulerParams: c.sc.Scheduler.Params, Jobs: len(c.jobs), Tasks: c.nTasks, JCT: metrics.Summarize(jcts),
 		Decisions: e.stats.decisions, Offers: e.stats.offers, Events: e.stats.events,
 		MonitorSamples: c.samples, Congested: c.congested}
+	if e.stoppedAt > 0 {
+		s.StoppedAt, s.Unfinished = e.stoppedAt, e.unfinished
+	}
 	for _, b := range metrics.SizeBins {
 		if xs := bins[b.Name]; len(xs) > 0 {
 			s.JCTByBin = append(s.JCTByBin, metrics.BinStats{Bin: b.Name, Stats: metrics.Summarize(xs)})

@@ -82,8 +82,9 @@ type Engine struct {
 	outputs     map[string]*state.JobOutput // job id -> output record (for workflows)
 	uploaded    map[[2]int][]int            // replicas the DataPlacer chose for the job read ahead, by (stage, task)
 	nextSeq     int
-	unfinished  int // arrived, not finished
-	liveTasks   int // tasks of the jobs held, as last counted (budget)
+	unfinished  int     // arrived, not finished
+	stoppedAt   float64 // engine.until cut the run here; 0: it ran to the end
+	liveTasks   int     // tasks of the jobs held, as last counted (budget)
 
 	flows   map[int64]*state.FlowRec
 	flowSeq int64
@@ -230,6 +231,12 @@ func (e *Engine) Run() (*metrics.Result, error) {
 			break
 		}
 		t := min(e.events.peekTime(), e.net.NextEvent(), e.rates.nextTime())
+		if e.sc.Until > 0 && t > e.sc.Until {
+			// engine.until: what had not finished by then is left out.
+			e.now, e.stoppedAt = e.sc.Until, e.sc.Until
+			e.net.AdvanceTo(e.now, e.flowDone)
+			break
+		}
 		if math.IsInf(t, 1) {
 			return nil, e.stalled()
 		}

@@ -161,3 +161,34 @@ func TestProgressDoesNotChangeResults(t *testing.T) {
 		}
 	}
 }
+
+// engine.until stops the run at that instant: jobs finished by then are
+// reported, the others counted as unfinished; a run that ends earlier is
+// not marked. A zero or negative horizon is refused with the field named.
+func TestUntil(t *testing.T) {
+	doc := `
+cluster: {racks: 1, machines_per_rack: 1, slots_per_machine: 1, nic: 1MB/s}
+engine: {until: 2.5s}
+workload:
+  jobs:
+    - {id: A, stages: [{id: s, count: 2, compute: 1s}]}
+    - {id: B, arrival: 1s, stages: [{id: s, count: 2, compute: 1s}]}
+    - {id: C, arrival: 10s, stages: [{id: s, count: 1, compute: 1s}]}
+`
+	r := run(t, doc)
+	s := r.Summary
+	if len(r.Jobs) != 1 || r.Jobs[0].ID != "A" || s.Jobs != 1 || s.StoppedAt != 2.5 || s.Unfinished != 1 {
+		t.Fatalf("jobs %+v, summary jobs %d, stopped_at %g, unfinished %d; want A alone, stopped at 2.5 with B unfinished",
+			r.Jobs, s.Jobs, s.StoppedAt, s.Unfinished)
+	}
+	r = run(t, strings.Replace(doc, "until: 2.5s", "until: 100s", 1))
+	if len(r.Jobs) != 3 || r.Summary.StoppedAt != 0 || r.Summary.Unfinished != 0 {
+		t.Fatalf("jobs %d, stopped_at %g, unfinished %d; want all 3, not stopped", len(r.Jobs), r.Summary.StoppedAt, r.Summary.Unfinished)
+	}
+	for _, bad := range []string{"until: 0s", "until: -1s"} {
+		_, err := scenario.Parse("until.yaml", []byte(strings.Replace(doc, "until: 2.5s", bad, 1)), ".")
+		if err == nil || !strings.Contains(err.Error(), "engine.until") {
+			t.Errorf("%s: error %v, want one naming engine.until", bad, err)
+		}
+	}
+}

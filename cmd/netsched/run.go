@@ -96,6 +96,9 @@ func printSummary(w io.Writer, r *metrics.Result) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "scheduler\t%s\n", s.Scheduler)
 	fmt.Fprintf(tw, "jobs\t%d (%d tasks)\n", s.Jobs, s.Tasks)
+	if s.StoppedAt > 0 {
+		fmt.Fprintf(tw, "stopped (engine.until)\tat %s, %d arrived job(s) unfinished and left out\n", units.FormatDuration(s.StoppedAt), s.Unfinished)
+	}
 	fmt.Fprintf(tw, "JCT mean / p50 / p95 / p99 / max\t%s / %s / %s / %s / %s\n", units.FormatDuration(s.JCT.Mean),
 		units.FormatDuration(s.JCT.P50), units.FormatDuration(s.JCT.P95), units.FormatDuration(s.JCT.P99), units.FormatDuration(s.JCT.Max))
 	fmt.Fprintf(tw, "makespan\t%s\n", units.FormatDuration(s.Makespan))
