@@ -100,6 +100,9 @@ func simulate(sw *experiment.Sweep, seed uint64, changes []string) (*outcome, er
 	if err != nil {
 		return nil, err
 	}
+	if s, ok := built.(*nas.Scheduler); ok {
+		s.CountPerJob()
+	}
 	res, err := sim.RunWith(sc, built)
 	if err != nil {
 		return nil, err

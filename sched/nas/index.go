@@ -20,6 +20,7 @@ import (
 type seqSet struct {
 	words []uint64
 	sum   []uint64 // bit w: words[w] != 0
+	n     int      // members
 }
 
 func (s *seqSet) add(i int) {
@@ -30,19 +31,28 @@ func (s *seqSet) add(i int) {
 	for w>>6 >= len(s.sum) {
 		s.sum = append(s.sum, 0)
 	}
+	if s.words[w]&(1<<(i&63)) == 0 {
+		s.n++
+	}
 	s.words[w] |= 1 << (i & 63)
 	s.sum[w>>6] |= 1 << (w & 63)
 }
 
 func (s *seqSet) remove(i int) {
-	w := i >> 6
-	if w >= len(s.words) {
+	if !s.has(i) {
 		return
 	}
+	w := i >> 6
+	s.n--
 	s.words[w] &^= 1 << (i & 63)
 	if s.words[w] == 0 {
 		s.sum[w>>6] &^= 1 << (w & 63)
 	}
+}
+
+func (s *seqSet) has(i int) bool {
+	w := i >> 6
+	return w < len(s.words) && s.words[w]&(1<<(i&63)) != 0
 }
 
 // next is the smallest member >= i, or -1.

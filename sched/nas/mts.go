@@ -1,6 +1,7 @@
 package nas
 
 import (
+	"container/heap"
 	"iter"
 	"math"
 
@@ -29,6 +30,9 @@ func (s *Scheduler) mapFor(v sched.View, u *user, m int, avail float64) sched.Ta
 		if s.hold {
 			s.stats.Held++
 			for j := range u.mapJobs() {
+				if !s.perJob {
+					break
+				}
 				if j.tasks.WaitingMaps > 0 && s.held(j) {
 					s.jobStats(j).Held++
 				}
@@ -38,7 +42,7 @@ func (s *Scheduler) mapFor(v sched.View, u *user, m int, avail float64) sched.Ta
 	}
 	s.stats.MapRequests++
 	for _, j := range s.refused {
-		s.jobStats(j).BudgetRefused++
+		s.jobStats(j).BudgetRefused++ // (one job stands for all without CountPerJob)
 	}
 	if !best.IsZero() {
 		if len(s.refused) > 0 {
@@ -109,6 +113,18 @@ func (s *Scheduler) localQualified(v sched.View, u *user, m int, avail float64) 
 	})
 	if !eligible {
 		return sched.Task{}, false
+	}
+	if !s.perJob && avail < u.lows.top() {
+		// Every waiting map's output exceeds avail: nothing qualifies, and
+		// the counters need only know whether a data-local map was refused.
+		s.eachStageOf(u.localJobs(m), func(j *job, st sched.Stage) bool {
+			if locate.Local(st, m).IsZero() {
+				return true
+			}
+			s.refused = append(s.refused, j)
+			return false
+		})
+		return sched.Task{}, true
 	}
 	var bc mapCand
 	bound := u.outs.top()
@@ -213,62 +229,125 @@ func (s *Scheduler) anyQualified(v sched.View, u *user, m int, avail float64) sc
 // of the jobs' lower bounds on output, skipping every subtree whose
 // (bound, arrival) comes after the best candidate found.
 func (s *Scheduler) leastOutput(v sched.View, u *user, m int) sched.Task {
-	var local mapCand
-	s.eachStageOf(u.localJobs(m), func(j *job, st sched.Stage) bool {
-		if c, ok := s.nearest(v, j, st, m); ok && c.cost == 0 && (local.t.IsZero() || c.out < local.out) {
-			local = c
-		}
-		return true
-	})
-	if !local.t.IsZero() {
-		return local.t
+	if t := s.cheapestLocal(v, u, m); !t.IsZero() {
+		return t
 	}
-	var least mapCand
+	least, nan := s.walkLows(v, u, m, -1, nil)
+	if nan {
+		return s.leastOutputScan(v, u, m, nil) // no order to walk by
+	}
+	return least.t
+}
+
+// cheapestLocal is leastOutput's first part: the smallest-output map of
+// u.localJobs(m) that costs 0 from m. It walks u.lows restricted to those
+// jobs, which stops near the smallest bounds, and falls back to visiting
+// the jobs in arrival order when the walk has visited as many jobs as the
+// sets hold, so it costs at most about twice the visit.
+func (s *Scheduler) cheapestLocal(v sched.View, u *user, m int) sched.Task {
+	set := u.local[m]
+	if set == nil {
+		set = &noJobs
+	}
+	isLocal := func(j *job) bool { return set.has(j.seq) || u.anyLocal.has(j.seq) }
+	if best, nan := s.walkLows(v, u, m, set.n+u.anyLocal.n, isLocal); !nan {
+		return best.t
+	}
+	return s.leastOutputScan(v, u, m, isLocal)
+}
+
+// walkLows finds the smallest-output waiting map for m among u's jobs
+// accepted by keep (nil: all; a kept map must then cost 0), ties to the
+// earlier job, then the earlier stage. It visits u.lows best first, in
+// (bound, arrival) order, and stops at the first job that comes after the
+// best map found: no later job can have a smaller output or win a tie.
+// nan reports a NaN output (no order to walk by) or, with limit >= 0,
+// more than limit jobs visited: the caller then scans.
+func (s *Scheduler) walkLows(v sched.View, u *user, m, limit int, keep func(*job) bool) (least mapCand, nan bool) {
 	h := u.lows.js
-	stack := append(s.walk[:0], 0)
-	defer func() { s.walk = stack[:0] }()
-	for len(stack) > 0 && len(h) > 0 {
-		i := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+	if len(h) == 0 {
+		return mapCand{}, false
+	}
+	front := frontier{h: h, at: append(s.walk[:0], 0)}
+	defer func() { s.walk = front.at[:0] }()
+	for visited := 1; len(front.at) > 0; visited++ {
+		i := front.pop()
 		j := h[i]
 		if !least.t.IsZero() && (j.lowBound > least.out || j.lowBound == least.out && j.seq > least.j.seq) {
-			continue
+			break
 		}
-		if j.tasks.WaitingMaps > 0 && !s.held(j) {
+		if limit >= 0 && visited > limit {
+			return mapCand{}, true
+		}
+		if j.tasks.WaitingMaps > 0 && !s.held(j) && (keep == nil || keep(j)) {
 			for _, st := range j.maps {
 				if st.WaitingCount() == 0 {
 					continue
 				}
 				c, ok := s.nearest(v, j, st, m)
-				if !ok {
+				if !ok || keep != nil && c.cost != 0 {
 					continue
 				}
 				if math.IsNaN(c.out) {
-					return s.leastOutputScan(v, u, m) // no order to walk by
+					return mapCand{}, true
 				}
 				if least.t.IsZero() || c.out < least.out || c.out == least.out && j.seq < least.j.seq {
 					least = c
 				}
 			}
 		}
-		for _, k := range []int{2*i + 1, 2*i + 2} {
+		for _, k := range [2]int{2*i + 1, 2*i + 2} {
 			if k < len(h) {
-				stack = append(stack, k)
+				front.at = append(front.at, k)
+				heap.Fix(&front, len(front.at)-1)
 			}
 		}
 	}
-	return least.t
+	return least, false
 }
 
-// leastOutputScan is leastOutput's smallest-output map found by visiting
-// every job in arrival order.
-func (s *Scheduler) leastOutputScan(v sched.View, u *user, m int) sched.Task {
+// frontier is walkLows' queue (a container/heap): positions in the lows
+// heap h, smallest (lowBound, arrival) first.
+type frontier struct {
+	h  []*job
+	at []int
+}
+
+func (f *frontier) Len() int { return len(f.at) }
+func (f *frontier) Less(a, b int) bool {
+	x, y := f.h[f.at[a]], f.h[f.at[b]]
+	return x.lowBound < y.lowBound || x.lowBound == y.lowBound && x.seq < y.seq
+}
+func (f *frontier) Swap(a, b int) { f.at[a], f.at[b] = f.at[b], f.at[a] }
+func (f *frontier) Push(x any)    { f.at = append(f.at, x.(int)) }
+func (f *frontier) Pop() any      { panic("unused: pop avoids boxing") }
+
+// pop takes the smallest position out (heap.Pop without boxing it).
+func (f *frontier) pop() int {
+	i, n := f.at[0], len(f.at)-1
+	f.at[0] = f.at[n]
+	f.at = f.at[:n]
+	if n > 0 {
+		heap.Fix(f, 0)
+	}
+	return i
+}
+
+// leastOutputScan is walkLows by a visit of the jobs in arrival order:
+// every job with waiting maps (keep nil), or u.localJobs(m) with the maps
+// that cost 0.
+func (s *Scheduler) leastOutputScan(v sched.View, u *user, m int, keep func(*job) bool) sched.Task {
 	var least mapCand
-	s.eachMapStage(u, func(j *job, st sched.Stage) bool {
-		if c, ok := s.nearest(v, j, st, m); ok && (least.t.IsZero() || c.out < least.out) {
+	fn := func(j *job, st sched.Stage) bool {
+		if c, ok := s.nearest(v, j, st, m); ok && (keep == nil || c.cost == 0) && (least.t.IsZero() || c.out < least.out) {
 			least = c
 		}
 		return true
-	})
+	}
+	if keep == nil {
+		s.eachMapStage(u, fn)
+	} else {
+		s.eachStageOf(u.localJobs(m), fn)
+	}
 	return least.t
 }

@@ -31,7 +31,11 @@ type Scheduler struct {
 	stats  Stats
 
 	refused []*job // counters only: jobs whose local map the budget refused at this request
-	walk    []int  // leastOutput's stack, kept to save allocations
+	// perJob turns on Stats.Jobs (CountPerJob); discard takes the per-job
+	// counts while it is off.
+	perJob  bool
+	discard JobStats
+	walk    []int // leastOutput's stack, kept to save allocations
 }
 
 // Stats are counters of one run, for analysis and tests.
@@ -71,7 +75,7 @@ type Stats struct {
 	CRRTSLight, CRRTSSkipped, CRRTSForced int
 	HoldTicks                             int
 	// Jobs has the per-job counters by job ID (jobs never touched are
-	// absent).
+	// absent), when CountPerJob turned them on.
 	Jobs map[string]*JobStats
 }
 
@@ -89,6 +93,9 @@ type JobStats struct {
 }
 
 func (s *Scheduler) jobStats(j *job) *JobStats {
+	if !s.perJob {
+		return &s.discard
+	}
 	if s.stats.Jobs == nil {
 		s.stats.Jobs = map[string]*JobStats{}
 	}
@@ -122,6 +129,12 @@ func (s *Scheduler) Heartbeats() bool { return true }
 
 // Stats returns the run's counters so far.
 func (s *Scheduler) Stats() Stats { return s.stats }
+
+// CountPerJob turns on Stats.Jobs, the per-job counters, before a run
+// (cmd/nasstats). They are off by default: counting every refusal and hold
+// per job makes a map request visit each job concerned, where the
+// decision alone can stop at the first.
+func (s *Scheduler) CountPerJob() { s.perJob = true }
 
 // Threshold is machine m's current TrafficThreshold in bytes.
 func (s *Scheduler) Threshold(v sched.View, m int) float64 {

@@ -32,7 +32,7 @@ workload:
 scheduler: nas
 `
 	both := map[string][]int{"H": {0, 1}, "L": {0, 1}}
-	s := placed{nas.New(config(func(c *nas.Config) { c.KnownShuffle = true })), both}
+	s := placed{perJob(nas.New(config(func(c *nas.Config) { c.KnownShuffle = true }))), both}
 	schedtest.Run(t, doc, s)
 	st := s.Stats()
 	if st.BudgetChanged < 1 || st.Jobs["H"] == nil || st.Jobs["H"].BudgetRefused < 1 {
@@ -50,7 +50,7 @@ scheduler: nas
 // reducer (marked delayed) at every request until the congestion clears;
 // the map hold is on from 5 s. With cr_rts: false nothing of this counts.
 func TestStatsCRRTS(t *testing.T) {
-	s := nas.New(nas.DefaultConfig())
+	s := perJob(nas.New(nas.DefaultConfig()))
 	schedtest.Run(t, crrtsDoc, s)
 	st := s.Stats()
 	if st.CRRTSLight != 1 || st.CRRTSSkipped < 1 || st.Activations < 2 || st.Jobs["H"] == nil || st.Jobs["H"].CRDelayed < 1 {
@@ -87,7 +87,7 @@ workload:
         - {id: reduce, after: map, count: 4, compute: 1s}
 scheduler: nas
 `
-	s := nas.New(nas.DefaultConfig())
+	s := perJob(nas.New(nas.DefaultConfig()))
 	schedtest.Run(t, doc, s)
 	st := s.Stats()
 	if st.CARTS != 8 || st.CARTSMoved < 2 || st.Jobs["J2"] == nil || st.Jobs["J2"].CARTSMoved < 2 || st.Jobs["J1"].CARTSDisplaced < 2 {
@@ -188,4 +188,10 @@ scheduler: nas
 	if !schedtest.Near(got, 6) && !schedtest.Near(got, 26) {
 		t.Fatalf("w/o TT: H's JCT %v, want 6 s or 26 s (both heavy maps on one machine)", got)
 	}
+}
+
+// perJob turns on s's per-job counters.
+func perJob(s *nas.Scheduler) *nas.Scheduler {
+	s.CountPerJob()
+	return s
 }
