@@ -41,7 +41,7 @@ func (f *FIFO) find(v sched.View, m int) sched.Task {
 			continue
 		}
 		if !f.yarn {
-			// stage then index order (the definition of fifo)
+			// order: stage — stage then index order
 			f.stages = f.stages[:0]
 			for _, st := range j.Stages() {
 				f.stages = append(f.stages, st)
