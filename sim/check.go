@@ -54,6 +54,10 @@ func (e *Engine) checkInvariants() {
 		e.fail("check: the engine counts %d held slots and %d computing tasks, the machines have %d and %d", e.held, e.computing, held, computing)
 		return
 	}
+	if n := e.flows.inFlight(); n != e.net.ActiveFlows() {
+		e.fail("check: the engine holds %d flows in flight, the network %d", n, e.net.ActiveFlows())
+		return
+	}
 	links, load := e.net.Links(), e.net.LinkLoad()
 	for i, l := range links {
 		if load[i] > l.Capacity*(1+1e-9)+1e-9 {

@@ -86,8 +86,7 @@ type Engine struct {
 	stoppedAt   float64 // engine.until cut the run here; 0: it ran to the end
 	liveTasks   int     // tasks of the jobs held, as last counted (budget)
 
-	flows   map[int64]*state.FlowRec
-	flowSeq int64
+	flows flowTable // flows in flight, by tag
 
 	// scheduling-pass bookkeeping
 	slotChanged []int
@@ -128,7 +127,7 @@ type runStats struct {
 // fails on an invalid network description.
 func New(sc *scenario.Scenario, s sched.Scheduler) (*Engine, error) {
 	e := &Engine{sc: sc, sched: s, jobsByID: map[string]*state.Job{}, outputs: map[string]*state.JobOutput{},
-		flows: map[int64]*state.FlowRec{}, check: sc.Check}
+		check: sc.Check}
 	e.rng = rand.New(rand.NewPCG(sc.Seed, 0x6e657473636865)) // "netsche"
 	e.rackMachines = make([][]int, sc.Racks)
 	for i, m := range sc.Machines {
