@@ -39,12 +39,12 @@ func jct(t *testing.T, r *metrics.Result, id string) float64 {
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
 
-// The issue's example: one map on machine 1 writes 4MB; two reducers pinned
+// The README's example: one map on machine 1 writes 4MB; two reducers pinned
 // to machine 0 take shares 1 and 3 (1MB and 3MB) over a 1MB/s NIC pair.
 // Both fetches share machine 1's uplink: 0.5MB/s each until the 1MB fetch
 // ends at t=2; the 3MB fetch has 2MB left at 1MB/s and ends at t=4.
 // Reducer 1 computes 1s -> done at 3; reducer 2 computes 3s -> done at 7.
-func TestIssueExample(t *testing.T) {
+func TestReadmeExample(t *testing.T) {
 	r := run(t, `
 cluster: {racks: 1, machines_per_rack: 2, slots_per_machine: 2, nic: 1MB/s}
 network: {topology: nonblocking}
