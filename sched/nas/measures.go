@@ -70,11 +70,50 @@ func Measure(jobsCSV, tasksCSV io.Reader, c MeasureConfig) (Measures, error) {
 	return m, nil
 }
 
+// MeasureJobs computes what jobs.csv alone gives, for a run that did not
+// record its tasks: Fig. 3d from the jobs' own map_progress_at_first_reduce
+// (recorded over every job with a dependent stage; the same jobs on
+// MapReduce workloads) and Fig. 5a. OverThreshold is NaN.
+func MeasureJobs(jobsCSV io.Reader, c MeasureConfig) (Measures, error) {
+	rows, col, err := readCSV(jobsCSV, "jobs.csv", "job_id", "arrival", "finish", "jct", "shuffle_bytes", "map_progress_at_first_reduce")
+	if err != nil {
+		return Measures{}, err
+	}
+	jobs, order, err := jobsOf(rows, col)
+	if err != nil {
+		return Measures{}, err
+	}
+	m := Measures{Jobs: len(order), MapProgress: math.NaN(), OverThreshold: math.NaN()}
+	sum, n := 0.0, 0
+	for i, row := range rows {
+		cell := row[col["map_progress_at_first_reduce"]]
+		if cell == "" {
+			continue // no dependent stage
+		}
+		x, err := strconv.ParseFloat(cell, 64)
+		if err != nil || x < 0 || x > 1 {
+			return Measures{}, fmt.Errorf("jobs.csv line %d: map_progress_at_first_reduce: expected a share between 0 and 1 or nothing, got %q", i+2, cell)
+		}
+		sum += x
+		n++
+	}
+	if n > 0 {
+		m.MapProgress = sum / float64(n)
+	}
+	m.ByClass = byClass(jobs, order, c)
+	return m, nil
+}
+
 func readJobs(r io.Reader) (map[string]*runJob, []string, error) {
 	rows, col, err := readCSV(r, "jobs.csv", "job_id", "arrival", "finish", "jct", "shuffle_bytes")
 	if err != nil {
 		return nil, nil, err
 	}
+	return jobsOf(rows, col)
+}
+
+func jobsOf(rows [][]string, col map[string]int) (map[string]*runJob, []string, error) {
+	var err error
 	jobs := map[string]*runJob{}
 	var order []string
 	for i, row := range rows {
