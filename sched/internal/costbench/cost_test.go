@@ -25,6 +25,11 @@ var shapes = []struct{ name, sched, extra string }{
 	{"css", "css", ""},
 	{"stf", "stf", ""},
 	{"neat", "neat", ""},
+	// The queue schedulers have their own benchmark (sched/queue
+	// BenchmarkDecision, old and new walks); these are the others.
+	{"fifo", "fifo", ""},
+	{"hadoop", "hadoop", ""},
+	{"hadoop-fifo", "hadoop-fifo", ""},
 }
 
 // BenchmarkDecision reports each scheduler's own time per decision
