@@ -33,11 +33,13 @@ type Summary struct {
 	MonitorSamples  int            `json:"monitor_samples"`
 	Congested       int            `json:"congested_samples"` // samples with cross-rack utilisation >= threshold
 	OCSReconfigs    int            `json:"ocs_reconfigurations"`
-	// StoppedAt is engine.until when it cut the run, and Unfinished the
-	// jobs that had arrived by then and not finished: everything else in
-	// the summary counts the finished jobs only.
-	StoppedAt  float64 `json:"stopped_at,omitempty"`
-	Unfinished int     `json:"unfinished_jobs,omitempty"`
+	// StoppedAt is where engine.until or an interrupt (Interrupted) cut
+	// the run, and Unfinished the jobs that had arrived by then and not
+	// finished: everything else in the summary counts the finished jobs
+	// only.
+	StoppedAt   float64 `json:"stopped_at,omitempty"`
+	Unfinished  int     `json:"unfinished_jobs,omitempty"`
+	Interrupted bool    `json:"interrupted,omitempty"`
 	// Cotasks (CSS): completion time per stage, and the mean input-phase
 	// time of tasks of stages with parents (a reducer's wait for data).
 	CCT         Stats            `json:"cct"`

@@ -210,8 +210,8 @@ func (c *collector) result(e *Engine) *metrics.Result {
 		SchedulerParams: c.sc.Scheduler.Params, Jobs: len(c.jobs), Tasks: c.nTasks, JCT: metrics.Summarize(jcts),
 		Decisions: e.stats.decisions, Offers: e.stats.offers, Events: e.stats.events,
 		MonitorSamples: c.samples, Congested: c.congested}
-	if e.stoppedAt > 0 {
-		s.StoppedAt, s.Unfinished = e.stoppedAt, e.unfinished
+	if e.stoppedAt > 0 || e.interrupt {
+		s.StoppedAt, s.Unfinished, s.Interrupted = e.stoppedAt, e.unfinished, e.interrupt
 	}
 	for _, b := range metrics.SizeBins {
 		if xs := bins[b.Name]; len(xs) > 0 {

@@ -82,9 +82,11 @@ type Engine struct {
 	outputs     map[string]*state.JobOutput // job id -> output record (for workflows)
 	uploaded    map[[2]int][]int            // replicas the DataPlacer chose for the job read ahead, by (stage, task)
 	nextSeq     int
-	unfinished  int     // arrived, not finished
-	stoppedAt   float64 // engine.until cut the run here; 0: it ran to the end
-	liveTasks   int     // tasks of the jobs held, as last counted (budget)
+	unfinished  int             // arrived, not finished
+	stoppedAt   float64         // engine.until or an interrupt cut the run here; 0: it ran to the end
+	done        <-chan struct{} // closed: interrupt the run (RunContext)
+	interrupt   bool            // the run was interrupted
+	liveTasks   int             // tasks of the jobs held, as last counted (budget)
 
 	flows flowTable // flows in flight, by tag
 
@@ -120,6 +122,7 @@ type Engine struct {
 type runStats struct {
 	events, decisions, offers int
 	passes                    int       // loop iterations, for progress reports
+	polls                     int       // loop iterations, for interrupts
 	lastReport                time.Time // wall time of the last progress report
 }
 
@@ -254,6 +257,10 @@ func (e *Engine) Run() (*metrics.Result, error) {
 		}
 		if e.progress != nil {
 			e.reportProgress()
+		}
+		if e.interrupted() {
+			e.stoppedAt, e.interrupt = e.now, true
+			break
 		}
 		e.repeatTicks()
 		if err := e.idleHeartbeats(); err != nil {

@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -190,5 +191,34 @@ workload:
 		if err == nil || !strings.Contains(err.Error(), "engine.until") {
 			t.Errorf("%s: error %v, want one naming engine.until", bad, err)
 		}
+	}
+}
+
+// A run whose context is done stops at the next poll (every 1024 passes)
+// and reports what finished, marked interrupted.
+func TestRunContextInterrupt(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("cluster: {racks: 1, machines_per_rack: 1, slots_per_machine: 1, nic: 1MB/s}\nworkload:\n  jobs:\n")
+	for i := range 3000 {
+		fmt.Fprintf(&b, "    - {id: j%d, arrival: %ds, stages: [{id: s, tasks: [{compute: 1s}]}]}\n", i, i)
+	}
+	sc, err := scenario.Parse("interrupt.yaml", []byte(b.String()), ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	s, _ := sched.NewScheduler("fifo", nil)
+	r, err := sim.RunContext(ctx, sc, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := r.Summary
+	if !sum.Interrupted || sum.StoppedAt <= 0 || len(r.Jobs) == 0 || len(r.Jobs) >= 3000 || sum.Unfinished < 0 || sum.Jobs != len(r.Jobs) {
+		t.Fatalf("interrupted %v at %g with %d jobs done, %d unfinished; want a run cut after its first 1024 passes", sum.Interrupted, sum.StoppedAt, len(r.Jobs), sum.Unfinished)
+	}
+	s, _ = sched.NewScheduler("fifo", nil)
+	if r, err = sim.RunContext(context.Background(), sc, s, nil); err != nil || r.Summary.Interrupted || len(r.Jobs) != 3000 {
+		t.Fatalf("without an interrupt: %v, interrupted %v, %d jobs", err, r.Summary.Interrupted, len(r.Jobs))
 	}
 }

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"time"
 
 	"github.com/netsched/netsched/metrics"
@@ -20,7 +21,33 @@ type Progress struct {
 // time while the run goes (never for runs that end sooner). Reports are
 // read-only: the run's results are the same with or without them.
 func RunWithProgress(sc *scenario.Scenario, s sched.Scheduler, report func(Progress)) (*metrics.Result, error) {
-	return runWith(sc, s, report)
+	return runWith(context.Background(), sc, s, report)
+}
+
+// RunContext is RunWithProgress (report may be nil) that stops when ctx is
+// done, as engine.until would at that instant: the result holds what
+// finished, with Summary.StoppedAt and Interrupted set. Where it stops
+// depends on the wall clock, so such a result is not reproducible; ctx is
+// read about every 1024 scheduling passes.
+func RunContext(ctx context.Context, sc *scenario.Scenario, s sched.Scheduler, report func(Progress)) (*metrics.Result, error) {
+	return runWith(ctx, sc, s, report)
+}
+
+// interrupted reports, every 1024 passes, whether the run's context is done.
+func (e *Engine) interrupted() bool {
+	if e.done == nil {
+		return false
+	}
+	e.stats.polls++
+	if e.stats.polls&1023 != 0 {
+		return false
+	}
+	select {
+	case <-e.done:
+		return true
+	default:
+		return false
+	}
 }
 
 // reportProgress calls the progress function when a second of wall time

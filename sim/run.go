@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"time"
 
 	"github.com/netsched/netsched/metrics"
@@ -21,15 +22,16 @@ func Run(sc *scenario.Scenario) (*metrics.Result, error) {
 
 // RunWith simulates sc with an already built scheduler (library use).
 func RunWith(sc *scenario.Scenario, s sched.Scheduler) (*metrics.Result, error) {
-	return runWith(sc, s, nil)
+	return runWith(context.Background(), sc, s, nil)
 }
 
-func runWith(sc *scenario.Scenario, s sched.Scheduler, report func(Progress)) (*metrics.Result, error) {
+func runWith(ctx context.Context, sc *scenario.Scenario, s sched.Scheduler, report func(Progress)) (*metrics.Result, error) {
 	e, err := New(sc, s)
 	if err != nil {
 		return nil, err
 	}
 	e.progress = report
+	e.done = ctx.Done()
 	start := time.Now()
 	res, err := e.Run()
 	if err != nil {

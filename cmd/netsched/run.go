@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -62,7 +65,9 @@ directory that holds something other than a run is refused without --force.`,
 				return err
 			}
 			prog := newProgressLine(cmd.ErrOrStderr())
-			res, err := sim.RunWithProgress(sc, s, prog.report)
+			ctx, stop := interruptible(cmd.Context(), cmd.ErrOrStderr())
+			res, err := sim.RunContext(ctx, sc, s, prog.report)
+			stop()
 			prog.end()
 			if err != nil && len(args) == 1 {
 				return fmt.Errorf("%s: %w", args[0], err) // the run's errors name the scenario file
@@ -96,8 +101,12 @@ func printSummary(w io.Writer, r *metrics.Result) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "scheduler\t%s\n", s.Scheduler)
 	fmt.Fprintf(tw, "jobs\t%d (%d tasks)\n", s.Jobs, s.Tasks)
-	if s.StoppedAt > 0 {
-		fmt.Fprintf(tw, "stopped (engine.until)\tat %s, %d arrived job(s) unfinished and left out\n", units.FormatDuration(s.StoppedAt), s.Unfinished)
+	if s.StoppedAt > 0 || s.Interrupted {
+		why := "engine.until"
+		if s.Interrupted {
+			why = "interrupted"
+		}
+		fmt.Fprintf(tw, "stopped (%s)\tat %s, %d arrived job(s) unfinished and left out\n", why, units.FormatDuration(s.StoppedAt), s.Unfinished)
 	}
 	fmt.Fprintf(tw, "JCT mean / p50 / p95 / p99 / max\t%s / %s / %s / %s / %s\n", units.FormatDuration(s.JCT.Mean),
 		units.FormatDuration(s.JCT.P50), units.FormatDuration(s.JCT.P95), units.FormatDuration(s.JCT.P99), units.FormatDuration(s.JCT.Max))
@@ -155,5 +164,32 @@ func (p *progressLine) report(s sim.Progress) {
 func (p *progressLine) end() {
 	if p.shown {
 		fmt.Fprintf(p.w, "\r%-80s\r", "")
+	}
+}
+
+// interruptible is parent cancelled by the first SIGINT or SIGTERM, so
+// that a long run stops where it is and writes what finished; a second
+// signal ends the process as usual. stop releases the signals.
+func interruptible(parent context.Context, w io.Writer) (ctx context.Context, stop func()) {
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, cancel := context.WithCancel(parent)
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	quit := make(chan struct{})
+	go func() {
+		select {
+		case <-sig:
+			signal.Stop(sig) // the next signal kills as usual
+			fmt.Fprintln(w, "\ninterrupted: stopping the run here and writing what finished (interrupt again to abort)")
+			cancel()
+		case <-quit:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sig)
+		close(quit)
+		cancel()
 	}
 }
