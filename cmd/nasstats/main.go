@@ -12,13 +12,16 @@
 //
 // Usage:
 //
-//	nasstats [-seed 1] [-set PATH=VALUE]... [-vs PATH=VALUE]... SWEEP
+//	nasstats [-seed 1] [-every 1h] [-jobs=false] [-set PATH=VALUE]... [-vs PATH=VALUE]... SWEEP
 //
 // SWEEP is a catalog entry (nas/schedulers) or a sweep file. -set changes
 // every run (workload.options.max_jobs=2000,
 // scheduler.params.light_shuffle=0.1MB); -vs changes the variant only
 // (scheduler.params.ca_rts=false, scheduler.name=fair). A variant that is
-// not NAS has no counters.
+// not NAS has no counters. -every adds the base's counters per period of
+// simulated time (what each added in the period); -jobs=false leaves out
+// the per-job counters, which cost a visit of every job concerned at each
+// map request.
 package main
 
 import (
@@ -29,6 +32,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/netsched/netsched/experiment"
+	"github.com/netsched/netsched/internal/units"
 	"github.com/netsched/netsched/metrics"
 	"github.com/netsched/netsched/sched"
 	"github.com/netsched/netsched/sched/nas"
@@ -38,6 +42,8 @@ import (
 
 func main() {
 	seed := flag.Uint64("seed", 1, "scenario seed (the sweep's cells use 1..seeds)")
+	every := flag.String("every", "", "also print the base's counters per period of simulated time (e.g. 1h)")
+	perJob := flag.Bool("jobs", true, "count per job which mechanism touched it, and print the table by class (costs a visit of each job concerned per request)")
 	var set, vs experiment.Changes
 	flag.Var(&set, "set", "PATH=VALUE: change the scenario document of every run (repeatable)")
 	flag.Var(&vs, "vs", "PATH=VALUE: change the variant's document (repeatable); without it only the base runs")
@@ -50,7 +56,16 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(os.Stdout, flag.Arg(0), *seed, set, vs); err != nil {
+	period := 0.0
+	if *every != "" {
+		d, err := units.ParseDuration(*every)
+		if err != nil || !(d > 0) {
+			fmt.Fprintf(os.Stderr, "nasstats: -every: expected a duration > 0, like 1h, got %q\n", *every)
+			os.Exit(2)
+		}
+		period = d
+	}
+	if err := run(os.Stdout, flag.Arg(0), *seed, set, vs, options{every: period, perJob: *perJob}); err != nil {
 		fmt.Fprintln(os.Stderr, "nasstats:", err)
 		os.Exit(1)
 	}
@@ -58,23 +73,36 @@ func main() {
 
 // outcome is one run: its jobs, summary and, under NAS, its counters.
 type outcome struct {
-	jobs  []metrics.JobRecord
-	sum   metrics.Summary
-	stats *nas.Stats
+	jobs   []metrics.JobRecord
+	sum    metrics.Summary
+	stats  *nas.Stats
+	series []sample // counters over time (-every)
 }
 
-func run(w io.Writer, name string, seed uint64, set, vs []string) error {
+// sample is the counters at a time.
+type sample struct {
+	now float64
+	st  nas.Stats
+}
+
+// options are the flags that change what is counted.
+type options struct {
+	every  float64 // seconds between samples of the base's counters; 0: none
+	perJob bool    // per-job counters and their table
+}
+
+func run(w io.Writer, name string, seed uint64, set, vs []string, o options) error {
 	sw, err := experiment.LoadFileOrCatalog(name)
 	if err != nil {
 		return err
 	}
-	base, err := simulate(sw, seed, set)
+	base, err := simulate(sw, seed, set, o)
 	if err != nil {
 		return err
 	}
 	var variant *outcome
 	if len(vs) > 0 {
-		if variant, err = simulate(sw, seed, append(append([]string(nil), set...), vs...)); err != nil {
+		if variant, err = simulate(sw, seed, append(append([]string(nil), set...), vs...), options{perJob: o.perJob}); err != nil {
 			return err
 		}
 	}
@@ -82,16 +110,20 @@ func run(w io.Writer, name string, seed uint64, set, vs []string) error {
 	if variant != nil {
 		printRun(w, "variant", variant)
 	}
-	if base.stats != nil {
+	if base.stats != nil && o.perJob {
 		fmt.Fprintln(w)
 		printTouched(w, base, variant)
+	}
+	if len(base.series) > 0 {
+		fmt.Fprintln(w)
+		printSeries(w, base)
 	}
 	return nil
 }
 
 // simulate runs the sweep's base (scheduler nas unless changed) with the
 // changes applied.
-func simulate(sw *experiment.Sweep, seed uint64, changes []string) (*outcome, error) {
+func simulate(sw *experiment.Sweep, seed uint64, changes []string, o options) (*outcome, error) {
 	sc, err := sw.BaseScenario("nas", seed, changes)
 	if err != nil {
 		return nil, err
@@ -100,19 +132,48 @@ func simulate(sw *experiment.Sweep, seed uint64, changes []string) (*outcome, er
 	if err != nil {
 		return nil, err
 	}
+	out := &outcome{}
 	if s, ok := built.(*nas.Scheduler); ok {
-		s.CountPerJob()
+		if o.perJob {
+			s.CountPerJob()
+		}
+		if o.every > 0 {
+			s.SampleEvery(o.every, func(now float64, st nas.Stats) { out.series = append(out.series, sample{now, st}) })
+		}
 	}
 	res, err := sim.RunWith(sc, built)
 	if err != nil {
 		return nil, err
 	}
-	o := &outcome{jobs: res.Jobs, sum: res.Summary}
+	out.jobs, out.sum = res.Jobs, res.Summary
 	if s, ok := built.(*nas.Scheduler); ok {
 		st := s.Stats()
-		o.stats = &st
+		out.stats = &st
 	}
-	return o, nil
+	return out, nil
+}
+
+// printSeries gives, per period, what each counter added in it, and the
+// jobs that finished in it.
+func printSeries(w io.Writer, o *outcome) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "until\tjobs done\tmap requests\tbudget refused all local\tskips\tat D^m\theld requests\thold ticks\treduce requests congested\tCR light\tCR skipped\tCR forced\tCA-RTS\t")
+	var prev sample
+	for _, smp := range o.series {
+		done := 0
+		for _, j := range o.jobs {
+			if j.Finish > prev.now && j.Finish <= smp.now {
+				done++
+			}
+		}
+		a, b := smp.st, prev.st
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d of %d\t%d\t%d\t%d\t%d\t%d\t\n", units.FormatDuration(smp.now), done,
+			a.MapRequests-b.MapRequests, a.BudgetSkipped-b.BudgetSkipped, a.MapSkipsCount-b.MapSkipsCount, a.AtMapSkips-b.AtMapSkips,
+			a.Held-b.Held, a.HoldTicks-b.HoldTicks, a.Samples-b.Samples, a.Activations-b.Activations,
+			a.CRRTSLight-b.CRRTSLight, a.CRRTSSkipped-b.CRRTSSkipped, a.CRRTSForced-b.CRRTSForced, a.CARTS-b.CARTS)
+		prev = smp
+	}
+	tw.Flush()
 }
 
 func printRun(w io.Writer, name string, o *outcome) {

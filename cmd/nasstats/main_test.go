@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,7 +47,7 @@ func TestRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := run(&out, file, 1, nil, []string{"scheduler.params.cr_rts=false"}); err != nil {
+	if err := run(&out, file, 1, nil, []string{"scheduler.params.cr_rts=false"}, options{perJob: true}); err != nil {
 		t.Fatal(err)
 	}
 	text := out.String()
@@ -59,5 +60,39 @@ func TestRun(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Errorf("output lacks %q:\n%s", want, text)
 		}
+	}
+}
+
+// -every: the base's counters per period; the periods' map requests add up
+// to the run's, and without per-job counters the table by class is left
+// out.
+func TestSeries(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "sweep.yaml")
+	if err := os.WriteFile(file, []byte(sweep), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := run(&out, file, 1, nil, nil, options{every: 2}); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	if strings.Contains(text, "CR-RTS delayed its reducer") || !strings.Contains(text, "map requests") {
+		t.Fatalf("want the series and no per-job table:\n%s", text)
+	}
+	total, sum := -1, 0
+	for _, line := range strings.Split(text, "\n") {
+		f := strings.Fields(line)
+		if len(f) > 3 && f[0] == "MTS:" {
+			fmt.Sscan(f[1], &total)
+		}
+		if len(f) > 3 && strings.HasSuffix(f[0], "s") && f[0] != "until" {
+			var n int
+			if _, err := fmt.Sscan(f[2], &n); err == nil {
+				sum += n
+			}
+		}
+	}
+	if total <= 0 || sum != total {
+		t.Fatalf("the periods' map requests add up to %d, the run's are %d:\n%s", sum, total, text)
 	}
 }

@@ -35,7 +35,10 @@ type Scheduler struct {
 	// counts while it is off.
 	perJob  bool
 	discard JobStats
-	walk    []int // leastOutput's stack, kept to save allocations
+	// SampleEvery's callback and period, and the time of the next sample.
+	sample                  func(now float64, st Stats)
+	sampleEvery, nextSample float64
+	walk                    []int // leastOutput's stack, kept to save allocations
 }
 
 // Stats are counters of one run, for analysis and tests.

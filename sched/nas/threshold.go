@@ -80,4 +80,22 @@ func (s *Scheduler) Ticks(v sched.View, n int) {
 		s.stats.HoldTicks += n
 	}
 	s.stats.OverThresholdSum += float64(n) * (float64(over) / float64(len(s.nodeOut)))
+	if s.sample != nil && v.Now() >= s.nextSample {
+		st := s.stats
+		st.Jobs = nil
+		s.sample(v.Now(), st)
+		for s.nextSample <= v.Now() {
+			s.nextSample += s.sampleEvery
+		}
+	}
+}
+
+// SampleEvery makes the scheduler call f with its counters so far (without
+// the per-job ones) at its first tick at or after every multiple of every
+// seconds while jobs are active: counters over time, for cmd/nasstats.
+func (s *Scheduler) SampleEvery(every float64, f func(now float64, st Stats)) {
+	if !(every > 0) || math.IsInf(every, 1) {
+		f = nil // no period: no samples
+	}
+	s.sample, s.sampleEvery, s.nextSample = f, every, every
 }
