@@ -79,10 +79,13 @@ type outcome struct {
 	series []sample // counters over time (-every)
 }
 
-// sample is the counters at a time.
+// sample is the counters at a time, and the containers then.
 type sample struct {
-	now float64
-	st  nas.Stats
+	now               float64
+	st                nas.Stats
+	used, maps, early int    // containers taken; by maps; by NAS's early reducers
+	largest           string // the job holding the most containers
+	largestN          int
 }
 
 // options are the flags that change what is counted.
@@ -138,7 +141,23 @@ func simulate(sw *experiment.Sweep, seed uint64, changes []string, o options) (*
 			s.CountPerJob()
 		}
 		if o.every > 0 {
-			s.SampleEvery(o.every, func(now float64, st nas.Stats) { out.series = append(out.series, sample{now, st}) })
+			s.SampleEvery(o.every, func(v sched.View, st nas.Stats) {
+				smp := sample{now: v.Now(), st: st, early: s.EarlyReducers()}
+				for m := range v.NumMachines() {
+					smp.used += v.Machine(m).Slots() - v.Machine(m).Free()
+				}
+				for _, j := range v.Jobs() {
+					for _, stg := range j.Stages() {
+						if stg.ID() == "map" {
+							smp.maps += stg.Started() - stg.Finished()
+						}
+					}
+					if j.Running() > smp.largestN {
+						smp.largest, smp.largestN = j.ID(), j.Running()
+					}
+				}
+				out.series = append(out.series, smp)
+			})
 		}
 	}
 	res, err := sim.RunWith(sc, built)
@@ -153,11 +172,13 @@ func simulate(sw *experiment.Sweep, seed uint64, changes []string, o options) (*
 	return out, nil
 }
 
-// printSeries gives, per period, what each counter added in it, and the
-// jobs that finished in it.
+// printSeries gives, per period, the containers at its end (taken, by
+// running maps, by NAS's early reducers: reducers of jobs with maps
+// waiting, and by the job holding most), what each counter added in the
+// period, and the jobs that finished in it.
 func printSeries(w io.Writer, o *outcome) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "until\tjobs done\tmap requests\tbudget refused all local\tskips\tat D^m\theld requests\thold ticks\treduce requests congested\tCR light\tCR skipped\tCR forced\tCA-RTS\t")
+	fmt.Fprintln(tw, "until\tcontainers taken\tby maps\tby early reducers\tlargest job\tjobs done\tmap requests\tbudget refused all local\tskips\tat D^m\theld requests\thold ticks\treduce requests congested\tCR light\tCR skipped\tCR forced\tCA-RTS\t")
 	var prev sample
 	for _, smp := range o.series {
 		done := 0
@@ -167,7 +188,8 @@ func printSeries(w io.Writer, o *outcome) {
 			}
 		}
 		a, b := smp.st, prev.st
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d of %d\t%d\t%d\t%d\t%d\t%d\t\n", units.FormatDuration(smp.now), done,
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s: %d\t%d\t%d\t%d\t%d\t%d\t%d\t%d of %d\t%d\t%d\t%d\t%d\t%d\t\n", units.FormatDuration(smp.now),
+			smp.used, smp.maps, smp.early, smp.largest, smp.largestN, done,
 			a.MapRequests-b.MapRequests, a.BudgetSkipped-b.BudgetSkipped, a.MapSkipsCount-b.MapSkipsCount, a.AtMapSkips-b.AtMapSkips,
 			a.Held-b.Held, a.HoldTicks-b.HoldTicks, a.Samples-b.Samples, a.Activations-b.Activations,
 			a.CRRTSLight-b.CRRTSLight, a.CRRTSSkipped-b.CRRTSSkipped, a.CRRTSForced-b.CRRTSForced, a.CARTS-b.CARTS)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -85,10 +86,14 @@ func TestSeries(t *testing.T) {
 		if len(f) > 3 && f[0] == "MTS:" {
 			fmt.Sscan(f[1], &total)
 		}
-		if len(f) > 3 && strings.HasSuffix(f[0], "s") && f[0] != "until" {
+		// until, taken, by maps, by early reducers, "job:" n, done, map requests
+		if len(f) > 7 && strings.HasSuffix(f[0], "s") && f[0] != "until" {
 			var n int
-			if _, err := fmt.Sscan(f[2], &n); err == nil {
+			if _, err := fmt.Sscan(f[7], &n); err == nil {
 				sum += n
+			}
+			if used, _ := strconv.Atoi(f[1]); used < 0 || used > 4 {
+				t.Errorf("%s: %d containers taken of the cluster's 4", f[0], used)
 			}
 		}
 	}

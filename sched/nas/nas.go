@@ -36,7 +36,7 @@ type Scheduler struct {
 	perJob  bool
 	discard JobStats
 	// SampleEvery's callback and period, and the time of the next sample.
-	sample                  func(now float64, st Stats)
+	sample                  func(v sched.View, st Stats)
 	sampleEvery, nextSample float64
 	walk                    []int // leastOutput's stack, kept to save allocations
 }

@@ -83,19 +83,24 @@ func (s *Scheduler) Ticks(v sched.View, n int) {
 	if s.sample != nil && v.Now() >= s.nextSample {
 		st := s.stats
 		st.Jobs = nil
-		s.sample(v.Now(), st)
+		s.sample(v, st)
 		for s.nextSample <= v.Now() {
 			s.nextSample += s.sampleEvery
 		}
 	}
 }
 
-// SampleEvery makes the scheduler call f with its counters so far (without
-// the per-job ones) at its first tick at or after every multiple of every
-// seconds while jobs are active: counters over time, for cmd/nasstats.
-func (s *Scheduler) SampleEvery(every float64, f func(now float64, st Stats)) {
+// SampleEvery makes the scheduler call f with the view and its counters so
+// far (without the per-job ones) at its first tick at or after every
+// multiple of every seconds while jobs are active: counters over time, for
+// cmd/nasstats.
+func (s *Scheduler) SampleEvery(every float64, f func(v sched.View, st Stats)) {
 	if !(every > 0) || math.IsInf(every, 1) {
 		f = nil // no period: no samples
 	}
 	s.sample, s.sampleEvery, s.nextSample = f, every, every
 }
+
+// EarlyReducers is the number of reducers running for jobs whose maps are
+// not all finished, which the ramp-up limit caps (reduce_rampup).
+func (s *Scheduler) EarlyReducers() int { return s.rampup.Early() }

@@ -142,3 +142,6 @@ func (r *Rampup) MayStartReducer(j *Tasks) bool {
 	return float64(j.RunReduces+1) <= r.Limit*float64(j.RunMaps+j.RunReduces+1) &&
 		float64(r.early+1) <= r.Limit*float64(r.Slots)
 }
+
+// Early is the number of running reducers of jobs with maps waiting.
+func (r *Rampup) Early() int { return r.early }
