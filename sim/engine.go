@@ -121,8 +121,7 @@ type Engine struct {
 
 type runStats struct {
 	events, decisions, offers int
-	passes                    int       // loop iterations, for progress reports
-	polls                     int       // loop iterations, for interrupts
+	passes                    int       // loop iterations, for progress reports and interrupts
 	lastReport                time.Time // wall time of the last progress report
 }
 
@@ -255,12 +254,15 @@ func (e *Engine) Run() (*metrics.Result, error) {
 		if e.check {
 			e.checkInvariants()
 		}
-		if e.progress != nil {
-			e.reportProgress()
-		}
-		if e.interrupted() {
-			e.stoppedAt, e.interrupt = e.now, true
-			break
+		// Every 1024 passes: a progress report, and the run's context.
+		if e.stats.passes++; e.stats.passes&1023 == 0 {
+			if e.progress != nil {
+				e.reportProgress()
+			}
+			if e.interrupted() {
+				e.stoppedAt, e.interrupt = e.now, true
+				break
+			}
 		}
 		e.repeatTicks()
 		if err := e.idleHeartbeats(); err != nil {

@@ -142,16 +142,12 @@ func simulate(sw *experiment.Sweep, seed uint64, changes []string, o options) (*
 		}
 		if o.every > 0 {
 			s.SampleEvery(o.every, func(v sched.View, st nas.Stats) {
-				smp := sample{now: v.Now(), st: st, early: s.EarlyReducers()}
+				smp := sample{now: v.Now(), st: st}
+				smp.maps, smp.early = s.Running()
 				for m := range v.NumMachines() {
 					smp.used += v.Machine(m).Slots() - v.Machine(m).Free()
 				}
 				for _, j := range v.Jobs() {
-					for _, stg := range j.Stages() {
-						if stg.ID() == "map" {
-							smp.maps += stg.Started() - stg.Finished()
-						}
-					}
 					if j.Running() > smp.largestN {
 						smp.largest, smp.largestN = j.ID(), j.Running()
 					}

@@ -29,12 +29,11 @@ func (s *Scheduler) mapFor(v sched.View, u *user, m int, avail float64) sched.Ta
 	if !eligible {
 		if s.hold {
 			s.stats.Held++
-			for j := range u.mapJobs() {
-				if !s.perJob {
-					break
-				}
-				if j.tasks.WaitingMaps > 0 && s.held(j) {
-					s.jobStats(j).Held++
+			if s.perJob {
+				for j := range u.mapJobs() {
+					if j.tasks.WaitingMaps > 0 && s.held(j) {
+						s.jobStats(j).Held++
+					}
 				}
 			}
 		}
@@ -225,16 +224,15 @@ func (s *Scheduler) anyQualified(v sched.View, u *user, m int, avail float64) sc
 // (ties: the earlier job, then the earlier stage).
 //
 // A map costs 0 only where it is data-local or reads no input, so the first
-// part visits the jobs of u.localJobs(m). The second walks u.lows, the heap
-// of the jobs' lower bounds on output, skipping every subtree whose
-// (bound, arrival) comes after the best candidate found.
+// part (cheapestLocal) considers the jobs of u.localJobs(m). Both parts walk
+// u.lows, the heap of the jobs' lower bounds on output (walkLows).
 func (s *Scheduler) leastOutput(v sched.View, u *user, m int) sched.Task {
 	if t := s.cheapestLocal(v, u, m); !t.IsZero() {
 		return t
 	}
-	least, nan := s.walkLows(v, u, m, -1, nil)
-	if nan {
-		return s.leastOutputScan(v, u, m, nil) // no order to walk by
+	least, scan := s.walkLows(v, u, m, -1, nil)
+	if scan {
+		return s.leastOutputScan(v, u, m, nil) // a NaN output: no order to walk by
 	}
 	return least.t
 }
@@ -250,7 +248,7 @@ func (s *Scheduler) cheapestLocal(v sched.View, u *user, m int) sched.Task {
 		set = &noJobs
 	}
 	isLocal := func(j *job) bool { return set.has(j.seq) || u.anyLocal.has(j.seq) }
-	if best, nan := s.walkLows(v, u, m, set.n+u.anyLocal.n, isLocal); !nan {
+	if best, scan := s.walkLows(v, u, m, set.n+u.anyLocal.n, isLocal); !scan {
 		return best.t
 	}
 	return s.leastOutputScan(v, u, m, isLocal)
@@ -261,9 +259,10 @@ func (s *Scheduler) cheapestLocal(v sched.View, u *user, m int) sched.Task {
 // earlier job, then the earlier stage. It visits u.lows best first, in
 // (bound, arrival) order, and stops at the first job that comes after the
 // best map found: no later job can have a smaller output or win a tie.
-// nan reports a NaN output (no order to walk by) or, with limit >= 0,
-// more than limit jobs visited: the caller then scans.
-func (s *Scheduler) walkLows(v sched.View, u *user, m, limit int, keep func(*job) bool) (least mapCand, nan bool) {
+// scan reports that the caller must visit the jobs instead: an output is
+// NaN (no order to walk by) or, with limit >= 0, more than limit jobs were
+// visited.
+func (s *Scheduler) walkLows(v sched.View, u *user, m, limit int, keep func(*job) bool) (least mapCand, scan bool) {
 	h := u.lows.js
 	if len(h) == 0 {
 		return mapCand{}, false

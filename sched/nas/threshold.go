@@ -101,6 +101,7 @@ func (s *Scheduler) SampleEvery(every float64, f func(v sched.View, st Stats)) {
 	s.sample, s.sampleEvery, s.nextSample = f, every, every
 }
 
-// EarlyReducers is the number of reducers running for jobs whose maps are
-// not all finished, which the ramp-up limit caps (reduce_rampup).
-func (s *Scheduler) EarlyReducers() int { return s.rampup.Early() }
+// Running is the containers NAS's tasks hold now: by maps, and by early
+// reducers (reducers of jobs with maps waiting, which the ramp-up limit
+// caps: reduce_rampup).
+func (s *Scheduler) Running() (maps, early int) { return s.total.RunMaps, s.rampup.Early() }
