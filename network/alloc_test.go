@@ -101,6 +101,41 @@ func TestOversubscribedRackUplinks(t *testing.T) {
 	}
 }
 
+// A flow from a rack leaves out the source NIC: two flows from machine 0
+// (NIC 100) to the other rack share its NIC at 50 each, but marked FromRack
+// they are held only by rack 0's uplink (400 over 4, shared) and their own
+// destination NICs.
+//
+//	machines 0..3 in rack 0, 4..7 in rack 1, NICs 100, uplinks 200
+//	f1 0->4, f2 0->5 FromRack: 100 each (uplink 200 full, NICs 4 and 5 full)
+//	f3 1->6 FromRack joins: the uplink gives 200/3 each
+func TestFromRackSkipsSourceNIC(t *testing.T) {
+	n := mustNew(t, Config{Kind: TwoTier, Machines: machines(8, 4, 100), Oversubscription: 2})
+	f1 := mustStart(t, n, 0, FlowSpec{Src: 0, Dst: 4, Size: 1000, FromRack: true})
+	f2 := mustStart(t, n, 0, FlowSpec{Src: 0, Dst: 5, Size: 1000, FromRack: true})
+	wantRate(t, n, f1, 100)
+	wantRate(t, n, f2, 100)
+	f3 := mustStart(t, n, 0, FlowSpec{Src: 1, Dst: 6, Size: 1000, FromRack: true})
+	wantRate(t, n, f3, 200.0/3)
+	wantRate(t, n, f1, 200.0/3)
+	if r := n.Route(f1, nil); len(r) != 3 || n.Links()[r[0]].Name != "r0.up" {
+		t.Fatalf("route of a flow from a rack %v, want r0.up, r1.down, m4.down", r)
+	}
+	// The same two flows from machine 0 without FromRack share its NIC.
+	m := mustNew(t, Config{Kind: TwoTier, Machines: machines(8, 4, 100), Oversubscription: 2})
+	g1 := mustStart(t, m, 0, FlowSpec{Src: 0, Dst: 4, Size: 1000})
+	mustStart(t, m, 0, FlowSpec{Src: 0, Dst: 5, Size: 1000})
+	wantRate(t, m, g1, 50)
+	// A flow from a rack needs rack links and another rack.
+	if _, err := n.Start(0, FlowSpec{Src: 0, Dst: 1, Size: 1, FromRack: true}); err == nil {
+		t.Error("a flow from a rack to the same rack was accepted")
+	}
+	flat := mustNew(t, Config{Machines: machines(8, 4, 100)})
+	if _, err := flat.Start(0, FlowSpec{Src: 0, Dst: 4, Size: 1, FromRack: true}); err == nil {
+		t.Error("a flow from a rack on a non-blocking network was accepted")
+	}
+}
+
 // Explicit rate cap: f1 0->1 capped at 30, f2 0->2 uncapped, NICs 100.
 //
 //	[0,1]: f1 30, f2 70. At t=1 f1 has 60-30 = 30 left, f2 170-70 = 100.

@@ -105,6 +105,11 @@ type FlowSpec struct {
 	// aggregate reaches the elephant threshold may take a circuit even
 	// when it is small itself.
 	Aggregate float64
+	// FromRack makes the flow stand for bytes from several machines of
+	// Src's rack (a coarser transfer model, opt-in): its path starts at the
+	// rack's uplink and leaves out Src's NIC. Src and Dst must be in
+	// different racks of a two-tier or hybrid network.
+	FromRack bool
 }
 
 // Completion reports a finished flow.

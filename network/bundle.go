@@ -22,6 +22,7 @@ type bundleKey struct {
 	src, dst int32
 	class    int32 // <= MaxClass
 	elephant bool
+	fromRack bool    // FlowSpec.FromRack: no source NIC on the path
 	cap      float64 // 0 = none
 	explicit float64 // < 0 = max-min shared
 	// wait, with a Granularity, is the grid point a max-min flow started

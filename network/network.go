@@ -115,13 +115,15 @@ func (n *Network) Start(now float64, f FlowSpec) (FlowID, error) {
 		return 0, fmt.Errorf("network: flow %d->%d: rate cap %v must be finite and >= 0", f.Src, f.Dst, f.RateCap)
 	case !finite(f.Aggregate) || f.Aggregate < 0:
 		return 0, fmt.Errorf("network: flow %d->%d: aggregate %v must be finite and >= 0", f.Src, f.Dst, f.Aggregate)
+	case f.FromRack && (n.topo.rackBase < 0 || n.topo.kindOf(int32(f.Src), int32(f.Dst)) == pathIntra):
+		return 0, fmt.Errorf("network: flow %d->%d: a flow from a rack needs rack links and a destination in another rack", f.Src, f.Dst)
 	}
 	n.at(now)
 	n.lastID++
 	fl := &flow{id: n.lastID, tag: f.Tag, size: f.Size}
 	fl.elephant = n.ocs != nil && max(f.Size, f.Aggregate) >= n.cfg.OCS.ElephantThreshold &&
 		n.topo.kindOf(int32(f.Src), int32(f.Dst)) != pathIntra
-	fl.key = bundleKey{src: int32(f.Src), dst: int32(f.Dst), elephant: fl.elephant,
+	fl.key = bundleKey{src: int32(f.Src), dst: int32(f.Dst), elephant: fl.elephant, fromRack: f.FromRack,
 		class: int32(f.Class), cap: f.RateCap, explicit: -1}
 	n.flows = append(n.flows, fl) // index lastID - flowBase
 	n.nflows++
@@ -307,7 +309,7 @@ func (n *Network) newBundle(k bundleKey) *bundle {
 	if k.elephant && n.ocs.active(n.topo.machines[k.src].Rack, n.topo.machines[k.dst].Rack, n.now) {
 		b.kind = pathOCS
 	}
-	b.nr = n.topo.route(&b.route, k.src, k.dst, b.kind)
+	b.nr = n.topo.route(&b.route, k, b.kind)
 	if k.elephant {
 		n.ocs.addElephant(b)
 	}
@@ -379,7 +381,7 @@ func (n *Network) retire(b *bundle) {
 func (n *Network) reroute(b *bundle, k pathKind) {
 	n.release(b)
 	b.kind = k
-	b.nr = n.topo.route(&b.route, b.key.src, b.key.dst, b.kind)
+	b.nr = n.topo.route(&b.route, b.key, b.kind)
 	n.markDirty(b)
 }
 

@@ -115,10 +115,13 @@ func refRates(caps []float64, fs []*refFlow) []float64 {
 }
 
 // refRoute follows the documented routing rules independently of topology.go.
-func refRoute(cfg Config, src, dst int) []int {
+func refRoute(cfg Config, src, dst int, fromRack bool) []int {
 	rs, rd := cfg.Machines[src].Rack, cfg.Machines[dst].Rack
 	if cfg.Kind == TwoTier && rs != rd {
 		rb := 2 * len(cfg.Machines)
+		if fromRack {
+			return []int{rb + 2*rs, rb + 2*rd + 1, 2*dst + 1}
+		}
 		return []int{2 * src, rb + 2*rs, rb + 2*rd + 1, 2*dst + 1}
 	}
 	return []int{2 * src, 2*dst + 1}
@@ -403,11 +406,14 @@ func TestPropertyMatchesReference(t *testing.T) {
 				if rapid.IntRange(0, 3).Draw(t, "capped") == 0 {
 					f.RateCap = float64(rapid.IntRange(1, 60).Draw(t, "cap"))
 				}
+				if cfg.Kind == TwoTier && cfg.Machines[src].Rack != cfg.Machines[dst].Rack {
+					f.FromRack = rapid.Bool().Draw(t, "fromRack")
+				}
 				id, err := n.Start(now, f)
 				if err != nil {
 					t.Fatal(err)
 				}
-				all[id] = &refFlow{id: id, route: refRoute(cfg, src, dst), class: f.Class,
+				all[id] = &refFlow{id: id, route: refRoute(cfg, src, dst, f.FromRack), class: f.Class,
 					cap: f.RateCap, explicit: -1, size: f.Size, rem: f.Size}
 				fs = append(fs, all[id])
 			case op == 4 && len(fs) > 0:
@@ -656,9 +662,10 @@ func largeRun(t *testing.T, cfg Config, seed uint64) {
 			if rng.IntN(6) == 0 {
 				f.RateCap = 1 + float64(rng.IntN(40))
 			}
+			f.FromRack = cfg.Kind == TwoTier && cfg.Machines[s].Rack != cfg.Machines[d].Rack && rng.IntN(4) == 0
 			id := mustStart(t, n, now, f)
 			ids = append(ids, id)
-			all[id] = &refFlow{id: id, route: refRoute(cfg, s, d), class: f.Class, cap: f.RateCap, explicit: -1}
+			all[id] = &refFlow{id: id, route: refRoute(cfg, s, d, f.FromRack), class: f.Class, cap: f.RateCap, explicit: -1}
 		case op == 5:
 			id := ids[rng.IntN(len(ids))]
 			n.Cancel(now, id)

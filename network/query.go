@@ -9,7 +9,8 @@ package network
 // implements it.
 type Querier interface {
 	// Route appends to dst the links flow id crosses now, as indices into
-	// Links(), NIC uplink first; an unknown id appends nothing. On a hybrid
+	// Links(), the source NIC's uplink first (a
+	// FlowSpec.FromRack flow has none); an unknown id appends nothing. On a hybrid
 	// network an elephant's route changes with the circuits.
 	Route(id FlowID, dst []int) []int
 	// Pinned is the explicit rate flow id is pinned to (SetRate); ok is

@@ -110,20 +110,27 @@ func (t *topology) kindOf(src, dst int32) pathKind {
 	return pathEPS
 }
 
-// route writes the links of a src->dst path of the given kind into r and
-// returns how many there are. Non-blocking networks have no rack links:
-// every path is NIC up, NIC down.
-func (t *topology) route(r *[4]int32, src, dst int32, k pathKind) uint8 {
-	r[0] = 2 * src
+// route writes the links of k's path of the given kind into r and returns
+// how many there are. Non-blocking networks have no rack links: every path
+// is NIC up, NIC down. A flow from a rack (k.fromRack, never intra-rack)
+// has no source NIC.
+func (t *topology) route(r *[4]int32, k bundleKey, p pathKind) uint8 {
+	src, dst := k.src, k.dst
 	rs, rd := int32(t.machines[src].Rack), int32(t.machines[dst].Rack)
+	var up, down int32 // the path's links past the source NIC, if any
 	switch {
-	case k == pathOCS:
-		r[1], r[2], r[3] = t.ocsBase+2*rs, t.ocsBase+2*rd+1, 2*dst+1
-		return 4
-	case k == pathEPS && t.rackBase >= 0:
-		r[1], r[2], r[3] = t.rackBase+2*rs, t.rackBase+2*rd+1, 2*dst+1
-		return 4
+	case p == pathOCS:
+		up, down = t.ocsBase+2*rs, t.ocsBase+2*rd+1
+	case p == pathEPS && t.rackBase >= 0:
+		up, down = t.rackBase+2*rs, t.rackBase+2*rd+1
+	default:
+		r[0], r[1] = 2*src, 2*dst+1
+		return 2
 	}
-	r[1] = 2*dst + 1
-	return 2
+	if k.fromRack {
+		r[0], r[1], r[2] = up, down, 2*dst+1
+		return 3
+	}
+	r[0], r[1], r[2], r[3] = 2*src, up, down, 2*dst+1
+	return 4
 }

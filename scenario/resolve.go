@@ -185,7 +185,17 @@ func resolveNetwork(sc *Scenario, f *File, src *source) error {
 		return src.at("network.oversubscription", "expected a ratio >= 1 (1 = no oversubscription), got %g", ns.Oversubscription)
 	}
 	if g := float64(ns.Granularity); src.has("network.granularity") && !(g > 0 && g <= 3600) {
-		return src.at("network.granularity", "expected a duration between 0 and 1h, like 100ms (absent: the exact model), got %v", ns.Granularity)
+		return src.at("network.granularity", "expected a duration between 0 and 1h, like 100ms (absent: the exact model), got %s", units.FormatDuration(g))
+	}
+	switch ns.Transfers {
+	case "", "per-machine":
+	case "per-rack":
+		if kind == network.NonBlocking {
+			return src.at("network.transfers", "per-rack applies only to the two-tier and hybrid topologies (this network is nonblocking)")
+		}
+		sc.TransfersPerRack = true
+	default:
+		return src.at("network.transfers", "expected per-machine (the exact model) or per-rack, got %q", ns.Transfers)
 	}
 	if t := ns.Monitor.Threshold; t < 0 || t > 1 {
 		return src.at("network.monitor.threshold", "expected a utilisation between 0 and 1, got %g", t)

@@ -26,7 +26,13 @@ type Scenario struct {
 	BlockSize float64 // bytes; default DefaultBlockSize
 	Replicas  int     // default 3
 
-	ParallelFetches  int     // default 5
+	ParallelFetches int // default 5
+	// TransfersPerRack (network.transfers: per-rack, opt-in) merges a task's
+	// sources outside its rack by source rack: one transfer carries the
+	// bytes of several machines of a rack, a network.FlowSpec.FromRack flow
+	// that leaves out their NICs. A source rack with one machine keeps its
+	// ordinary flow.
+	TransfersPerRack bool
 	DefaultSlowStart float64 // default 0.05
 	Heartbeat        float64 // seconds, default 1
 	HeartbeatOnly    bool    // offers only on heartbeats (YARN-like)

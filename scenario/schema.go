@@ -56,6 +56,10 @@ type NetworkSpec struct {
 	// change only on a grid of this period (network.Config.Granularity;
 	// docs/network.md). Absent: the exact model.
 	Granularity units.Duration `yaml:"granularity,omitempty" json:",omitempty"`
+	// Transfers, when per-rack, makes the transfer model coarser: a task
+	// fetches once per source rack outside its own (Scenario.TransfersPerRack;
+	// docs/network.md). Absent or per-machine: the exact model.
+	Transfers string `yaml:"transfers,omitempty" json:",omitempty"`
 }
 
 type OCSSpec struct {

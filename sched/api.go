@@ -244,11 +244,14 @@ type Estimate struct {
 
 // Fetch is queued input of a task from one source machine.
 type Fetch struct {
-	Machine int
+	Machine int // the first of its machines when FromRack
 	Rack    int
-	Bytes   float64 // as the knowledge model estimates them
-	Kind    string  // input, shuffle or dependent
-	Held    bool    // held by fetch gating
+	// FromRack: bytes of several machines of Rack, fetched as one transfer
+	// (network.transfers: per-rack); releasing any of them releases it.
+	FromRack bool
+	Bytes    float64 // as the knowledge model estimates them
+	Kind     string  // input, shuffle or dependent
+	Held     bool    // held by fetch gating
 }
 
 // Output is where a finished (or running) job's final output lives.

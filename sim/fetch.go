@@ -28,7 +28,7 @@ func (e *Engine) pumpFetches(t *state.Task) {
 			return
 		}
 		tag := e.flows.free()
-		id, err := e.net.Start(e.now, network.FlowSpec{Src: s.Machine, Dst: t.Machine, Size: s.Bytes, Class: class, Tag: tag, Aggregate: s.Aggregate})
+		id, err := e.net.Start(e.now, network.FlowSpec{Src: s.Machine, Dst: t.Machine, Size: s.Bytes, Class: class, Tag: tag, Aggregate: s.Aggregate, FromRack: s.FromRack})
 		if err != nil {
 			e.fail("starting a flow for %s: %v", t, err)
 			return
@@ -42,6 +42,12 @@ func (e *Engine) pumpFetches(t *state.Task) {
 	if len(f.Pending) == 0 && len(f.Held) == 0 && f.Active == 0 && f.Outstanding == 0 && t.State == state.InInput {
 		e.inputDone(t)
 	}
+}
+
+// sourceKey is the merge key of bytes from machine m fetched by a task on
+// machine dst (state.Key).
+func (e *Engine) sourceKey(m, dst int) int {
+	return state.Key(m, e.rackOf[m], e.rackOf[dst], len(e.machines), e.sc.TransfersPerRack)
 }
 
 // fetchesReady tells a FetchGater that a gated task's held bytes grew; its
@@ -202,7 +208,7 @@ func (e *Engine) finishTask(t *state.Task) {
 				}
 				c.Fetch.Outstanding--
 				if b := contribution(t, c, edge.Pattern); b > 0 {
-					c.Fetch.Add(t.Machine, b, state.KindShuffle, t.Machine == c.Machine)
+					c.Fetch.Add(t.Machine, e.sourceKey(t.Machine, c.Machine), b, state.KindShuffle, t.Machine == c.Machine)
 					e.fetchesReady(c)
 				}
 				e.pumpFetches(c)

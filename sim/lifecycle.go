@@ -350,14 +350,14 @@ func (e *Engine) reserve(t *state.Task, m int) {
 }
 
 // shuffleQueue queues what t fetches from its parent tasks that are done
-// (and counts those it still waits for), merged per source machine as
-// FetchState.Add merges them, but through e.queued, a position per
-// machine, instead of a scan of the queue per parent task: a reducer of a
+// (and counts those it still waits for), merged per source machine (or
+// rack: sourceKey) as FetchState.Add merges them, but through e.queued, a
+// position per merge key, instead of a scan of the queue per parent task: a reducer of a
 // large job has thousands of maps on hundreds of machines.
 func (e *Engine) shuffleQueue(t *state.Task, m int) {
 	f := t.Fetch
-	if len(e.queued) < len(e.machines) {
-		e.queued = make([]int32, len(e.machines))
+	if len(e.queued) < len(e.machines)+e.sc.Racks {
+		e.queued = make([]int32, len(e.machines)+e.sc.Racks)
 	}
 	touched := e.touched[:0]
 	for _, edge := range t.Stage.Parents {
@@ -374,13 +374,14 @@ func (e *Engine) shuffleQueue(t *state.Task, m int) {
 				continue
 			}
 			q := f.Queue(p.Machine == m)
-			if k := e.queued[p.Machine]; k > 0 {
-				(*q)[k-1].Bytes += b
+			key := e.sourceKey(p.Machine, m)
+			if k := e.queued[key]; k > 0 {
+				(*q)[k-1].Merge(p.Machine, b)
 				continue
 			}
-			*q = append(*q, state.Source{Machine: p.Machine, Bytes: b, Kind: state.KindShuffle})
-			e.queued[p.Machine] = int32(len(*q))
-			touched = append(touched, p.Machine)
+			*q = append(*q, state.NewSource(p.Machine, key, b, state.KindShuffle))
+			e.queued[key] = int32(len(*q))
+			touched = append(touched, key)
 		}
 	}
 	for _, x := range touched {
@@ -410,7 +411,7 @@ func (e *Engine) startTask(t *state.Task, m int) {
 	}
 	if t.SplitBytes > 0 {
 		src := e.nearestReplica(t, m)
-		f.Add(src, t.SplitBytes, state.KindInput, src == m)
+		f.Add(src, e.sourceKey(src, m), t.SplitBytes, state.KindInput, src == m)
 		if src == m {
 			j.LocalMaps++
 		}
@@ -420,7 +421,7 @@ func (e *Engine) startTask(t *state.Task, m int) {
 	if t.Stage.ReadsJobParents {
 		for _, out := range j.Parents {
 			for _, mb := range out.ByMachine {
-				f.Add(mb.Machine, mb.Bytes*t.Share/t.Stage.TotalShare, state.KindDependent, mb.Machine == m)
+				f.Add(mb.Machine, e.sourceKey(mb.Machine, m), mb.Bytes*t.Share/t.Stage.TotalShare, state.KindDependent, mb.Machine == m)
 			}
 		}
 	}

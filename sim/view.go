@@ -96,7 +96,7 @@ func (v *view) Fetches(st sched.Task) []sched.Fetch {
 	var out []sched.Fetch
 	for i, q := range [][]state.Source{t.Fetch.Pending, t.Fetch.Held} {
 		for _, s := range q {
-			out = append(out, sched.Fetch{Machine: s.Machine, Rack: v.e.rackOf[s.Machine], Bytes: s.Bytes * k, Kind: s.Kind.String(), Held: i == 1})
+			out = append(out, sched.Fetch{Machine: s.Machine, Rack: v.e.rackOf[s.Machine], Bytes: s.Bytes * k, Kind: s.Kind.String(), Held: i == 1, FromRack: s.FromRack})
 		}
 	}
 	return out
@@ -237,9 +237,14 @@ func (v *view) PlanSetClass(st sched.Task, class int) error {
 	return nil
 }
 
-// PlanRelease releases a gated task's held transfer from machine m.
+// PlanRelease releases a gated task's held transfer from machine m (the
+// one carrying m's bytes: a FromRack transfer of m's rack under per-rack
+// transfers).
 func (v *view) PlanRelease(st sched.Task, m int) error {
-	return v.e.release(unwrapTask(st), func(s state.Source) bool { return s.Machine == m }, fmt.Sprintf("machine %d", m))
+	match := func(s state.Source) bool {
+		return s.Machine == m || s.FromRack && v.e.rackOf[s.Machine] == v.e.rackOf[m]
+	}
+	return v.e.release(unwrapTask(st), match, fmt.Sprintf("machine %d", m))
 }
 
 // PlanReleaseRack releases a gated task's held transfers from rack r.

@@ -27,11 +27,18 @@ type FetchState struct {
 	Flows       []*FlowRec // in flight
 }
 
-// Source is queued bytes from one machine.
+// Source is queued bytes from one machine, or from several machines of
+// one rack under the per-rack transfer model.
 type Source struct {
-	Machine int
+	Machine int // the machine, or the first of a FromRack source's machines
 	Bytes   float64
 	Kind    ByteKind
+	// FromRack: the bytes come from more than one machine of Machine's
+	// rack and travel as one network.FlowSpec.FromRack flow.
+	FromRack bool
+	// key is what Add merges on: Machine, or the rack under the per-rack
+	// transfer model (a Key value).
+	key int32
 	// Aggregate is the size of the aggregated transfer a released source
 	// belongs to (Plan.ReleaseRackTogether); 0 when released alone.
 	Aggregate float64
@@ -48,19 +55,43 @@ type FlowRec struct {
 	Start float64 // when it started
 }
 
-// Add queues bytes from a machine, merging with a queued fetch from the
-// same machine and kind so that one flow carries them (a reducer fetches
-// per host, not per map). A gated fetch state holds them instead, except
-// node-local bytes, which need no transfer to hold back.
-func (f *FetchState) Add(m int, b float64, k ByteKind, local bool) {
+// Key is the merge key of bytes from machine m for Add: m itself, or, when
+// perRack and m's rack is not the receiver's, machines+rack, shared by
+// every machine of that rack.
+func Key(m, rack, receiverRack, machines int, perRack bool) int {
+	if perRack && rack != receiverRack {
+		return machines + rack
+	}
+	return m
+}
+
+// Add queues bytes from machine m under merge key key (Key), merging with
+// a queued fetch of the same key and kind so that one flow carries them (a
+// reducer fetches per host, not per map; per rack under the per-rack
+// model). A gated fetch state holds them instead, except node-local bytes,
+// which need no transfer to hold back.
+func (f *FetchState) Add(m, key int, b float64, k ByteKind, local bool) {
 	q := f.Queue(local)
 	for i := range *q {
-		if (*q)[i].Machine == m && (*q)[i].Kind == k {
-			(*q)[i].Bytes += b
+		if s := &(*q)[i]; s.key == int32(key) && s.Kind == k {
+			s.Merge(m, b)
 			return
 		}
 	}
-	*q = append(*q, Source{Machine: m, Bytes: b, Kind: k})
+	*q = append(*q, NewSource(m, key, b, k))
+}
+
+// NewSource is a queued fetch of b bytes from machine m under merge key key.
+func NewSource(m, key int, b float64, k ByteKind) Source {
+	return Source{Machine: m, Bytes: b, Kind: k, key: int32(key)}
+}
+
+// Merge adds b bytes from machine m to a queued source of the same key.
+func (s *Source) Merge(m int, b float64) {
+	s.Bytes += b
+	if m != s.Machine {
+		s.FromRack = true
+	}
 }
 
 // Queue is the queue Add puts bytes in: Held under gating, except for
