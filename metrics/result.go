@@ -152,24 +152,22 @@ func (r *Result) jobsCSV() []byte {
 }
 
 func (r *Result) tasksCSV() []byte {
-	rows := [][]string{TasksHeader}
-	for _, t := range r.Tasks {
-		rows = append(rows, []string{t.Job, t.Stage, strconv.Itoa(t.Index), strconv.Itoa(t.Machine), F(t.Ready), F(t.Start),
-			F(t.InputDone), F(t.Finish), F(t.InputBytes), F(t.Output), t.Locality, F(t.CrossRack), strconv.FormatBool(t.Saturated)})
-	}
-	return csvBytes(rows)
+	return csvStream(TasksHeader, len(r.Tasks), func(i int, rec []string) []string {
+		t := &r.Tasks[i]
+		return append(rec, t.Job, t.Stage, strconv.Itoa(t.Index), strconv.Itoa(t.Machine), F(t.Ready), F(t.Start),
+			F(t.InputDone), F(t.Finish), F(t.InputBytes), F(t.Output), t.Locality, F(t.CrossRack), strconv.FormatBool(t.Saturated))
+	})
 }
 
 // FlowsHeader is the column list of flows.csv.
 var FlowsHeader = []string{"job_id", "stage", "index", "src", "dst", "bytes", "kind", "class", "start", "finish"}
 
 func (r *Result) flowsCSV() []byte {
-	rows := [][]string{FlowsHeader}
-	for _, f := range r.Flows {
-		rows = append(rows, []string{f.Job, f.Stage, strconv.Itoa(f.Index), strconv.Itoa(f.Src), strconv.Itoa(f.Dst), F(f.Bytes),
-			f.Kind, strconv.Itoa(f.Class), F(f.Start), F(f.Finish)})
-	}
-	return csvBytes(rows)
+	return csvStream(FlowsHeader, len(r.Flows), func(i int, rec []string) []string {
+		f := &r.Flows[i]
+		return append(rec, f.Job, f.Stage, strconv.Itoa(f.Index), strconv.Itoa(f.Src), strconv.Itoa(f.Dst), F(f.Bytes),
+			f.Kind, strconv.Itoa(f.Class), F(f.Start), F(f.Finish))
+	})
 }
 
 func (r *Result) stagesCSV() []byte {
@@ -196,6 +194,21 @@ func (r *Result) timelineCSV() []byte {
 		rows = append(rows, []string{F(s.Time), F(s.CrossRackUtilization), strconv.FormatBool(s.Saturated), F(s.MaxLinkUtilization), F(s.MeanReceiveRate)})
 	}
 	return csvBytes(rows)
+}
+
+// csvStream renders a header and n rows, each built by row into a reused
+// record, without holding every row's strings at once: a full-size day's
+// tasks.csv has ten million rows.
+func csvStream(header []string, n int, row func(i int, rec []string) []string) []byte {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.Write(header) // writes to memory: cannot fail
+	rec := make([]string, 0, len(header))
+	for i := range n {
+		w.Write(row(i, rec[:0]))
+	}
+	w.Flush()
+	return b.Bytes()
 }
 
 func csvBytes(rows [][]string) []byte {
