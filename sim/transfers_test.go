@@ -34,14 +34,15 @@ workload:
 func TestTransfersPerRack(t *testing.T) {
 	for _, c := range []struct {
 		transfers, m1 string
+		m1Bytes       float64
 		flows         int
 		end           float64
 	}{
-		{"", "0.2MB", 4, 6},
-		{", transfers: per-machine", "0.2MB", 4, 6},
-		{", transfers: per-rack", "0.2MB", 2, 4.1},
-		{"", "0B", 2, 6},
-		{", transfers: per-rack", "0B", 2, 6},
+		{"", "0.2MB", 0.2e6, 4, 6},
+		{", transfers: per-machine", "0.2MB", 0.2e6, 4, 6},
+		{", transfers: per-rack", "0.2MB", 0.2e6, 2, 4.1},
+		{"", "0B", 0, 2, 6},
+		{", transfers: per-rack", "0B", 0, 2, 6},
 	} {
 		r := run(t, strings.Replace(strings.Replace(transfersRun, "%s", c.transfers, 1), "%s", c.m1, 1))
 		if len(r.Flows) != c.flows {
@@ -51,18 +52,11 @@ func TestTransfersPerRack(t *testing.T) {
 		for _, f := range r.Flows {
 			bytes += f.Bytes
 		}
-		if want := 4e6 + parseMB(c.m1); !near(bytes, want) {
+		if want := 4e6 + c.m1Bytes; !near(bytes, want) {
 			t.Errorf("%q, m1 %s: flows carried %g bytes, want %g", c.transfers, c.m1, bytes, want)
 		}
 		if got := jct(t, r, "A"); !near(got, c.end) {
 			t.Errorf("%q, m1 %s: job ends at %g, want %g", c.transfers, c.m1, got, c.end)
 		}
 	}
-}
-
-func parseMB(s string) float64 {
-	if s == "0.2MB" {
-		return 0.2e6
-	}
-	return 0
 }
