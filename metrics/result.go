@@ -212,8 +212,5 @@ func csvStream(header []string, n int, row func(i int, rec []string) []string) [
 }
 
 func csvBytes(rows [][]string) []byte {
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	w.WriteAll(rows) // writes to memory: cannot fail
-	return b.Bytes()
+	return csvStream(rows[0], len(rows)-1, func(i int, _ []string) []string { return rows[i+1] })
 }
