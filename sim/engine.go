@@ -98,6 +98,7 @@ type Engine struct {
 	// task being started, per machine (0: none), and the machines set.
 	queued       []int32
 	touched      []int
+	fetchIndexes state.IndexPool // running reducers' shuffle-source indexes
 	taskArrival  bool
 	rotate       int
 	hbScheduled  []bool
@@ -146,6 +147,7 @@ func New(sc *scenario.Scenario, s sched.Scheduler) (*Engine, error) {
 		e.free.set(i, m.Slots > 0)
 	}
 	e.changedMark = make([]bool, len(e.machines))
+	e.fetchIndexes.Keys = len(e.machines) + sc.Racks
 	e.hbScheduled = make([]bool, len(e.machines))
 	e.hbPhase = make([]float64, len(e.machines))
 	cfg := sc.Network

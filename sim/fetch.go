@@ -16,8 +16,7 @@ import (
 func (e *Engine) pumpFetches(t *state.Task) {
 	f := t.Fetch
 	for len(f.Pending) > 0 && (f.Active < e.sc.ParallelFetches || f.Pending[0].Machine == t.Machine) {
-		s := f.Pending[0]
-		f.Pending = f.Pending[1:]
+		s := f.PopPending()
 		e.metrics.transfer(t, s, e.rackOf)
 		if s.Machine == t.Machine {
 			t.ReceivedByte += s.Bytes
@@ -159,6 +158,7 @@ func (e *Engine) inputDone(t *state.Task) {
 	}
 	t.State = state.Computing
 	t.InputDoneAt = e.now
+	t.Fetch.Release()
 	t.Fetch = nil
 	m := e.machines[t.Machine]
 	m.InputPhase--

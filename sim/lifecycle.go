@@ -403,7 +403,7 @@ func (e *Engine) startTask(t *state.Task, m int) {
 	}
 	e.metrics.started(t)
 	e.observe(sched.Event{Kind: sched.TaskStarted, Job: sched.WrapJob(j), Stage: sched.WrapStage(t.Stage), Task: sched.WrapTask(t)})
-	t.Fetch = &state.FetchState{}
+	t.Fetch = state.NewFetchState(&e.fetchIndexes)
 	f := t.Fetch
 	if e.gater != nil {
 		f.Gated = e.gater.GateFetches(e.view, sched.WrapTask(t))
