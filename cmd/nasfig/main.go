@@ -7,7 +7,9 @@
 // with a dependent stage); nasfig computes it with nas.Measure (jobs with
 // a "map" stage) when tasks.csv is there, so that it also reads outputs
 // written before that field existed. Without tasks.csv it takes 3d from
-// jobs.csv and leaves 3e out ("-").
+// jobs.csv and leaves 3e out ("-"). A run stopped by engine.until is
+// measured over its finished jobs: the tasks of the jobs it left unfinished
+// (summary.json's unfinished_jobs) are left out, and a note says how many.
 //
 //	go run ./cmd/nasfig [flags] out/reproduce/nas/fig3
 //	go run ./cmd/nasfig [flags] RUN_DIR...    # e.g. one run per scheduler
@@ -142,6 +144,11 @@ func run(w io.Writer, dirs []string, lightS, heavyS string, interval float64, ba
 			m.ByClass[0].MeanJCT, m.ByClass[1].MeanJCT, m.ByClass[2].MeanJCT,
 			ratio(0), ratio(1), ratio(2))
 	}
+	for i, r := range rows {
+		if r.m.Unfinished > 0 {
+			fmt.Fprintf(w, "\n%s (%s): %d jobs unfinished when the run stopped are left out of every column.\n", cellDirs[i], r.c.Scheduler, r.m.Unfinished)
+		}
+	}
 	return nil
 }
 
@@ -159,7 +166,30 @@ func measureCell(dir string, cfg nas.MeasureConfig) (nas.Measures, error) {
 		return nas.Measures{}, err
 	}
 	defer tf.Close()
+	if cfg.Unfinished, err = unfinishedJobs(dir); err != nil {
+		return nas.Measures{}, err
+	}
 	return nas.Measure(jf, tf, cfg)
+}
+
+// unfinishedJobs is the number of jobs a run left unfinished (stopped by
+// engine.until), from its summary.json; 0 when the directory has none.
+func unfinishedJobs(dir string) (int, error) {
+	path := filepath.Join(dir, "summary.json")
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	var sum struct {
+		Unfinished int `json:"unfinished_jobs"`
+	}
+	if err := json.Unmarshal(data, &sum); err != nil {
+		return 0, fmt.Errorf("%s: %v", path, err)
+	}
+	return sum.Unfinished, nil
 }
 
 // runCell describes the run directory of `netsched run` as a cell: its

@@ -75,3 +75,30 @@ func TestRunDirectories(t *testing.T) {
 		t.Fatalf("a directory that is neither a sweep nor a run: %v", err)
 	}
 }
+
+// A run stopped by engine.until lists in tasks.csv the started tasks of
+// jobs that jobs.csv leaves out: as many such jobs as summary.json's
+// unfinished_jobs are left out and named below the table, one more is an
+// error.
+func TestStoppedRun(t *testing.T) {
+	d := t.TempDir()
+	jobs := "job_id,arrival,finish,jct,shuffle_bytes\nA,0,20,20,200000000\n"
+	tasks := "job_id,stage,index,machine,start,finish,output_bytes\nA,map,0,0,0,10,100000000\nA,map,1,1,0,10,100000000\nA,reduce,0,1,10,20,0\nC,map,0,1,20,30,0\nD,map,0,0,25,30,0\n"
+	summary := `{"scheduler":"fair","seed":1,"unfinished_jobs":UNF,"scenario":{"Cluster":{"Racks":1,"MachinesPerRack":2,"SlotsPerMachine":1,"Machines":null}}}`
+	os.WriteFile(filepath.Join(d, "jobs.csv"), []byte(jobs), 0o644)
+	os.WriteFile(filepath.Join(d, "tasks.csv"), []byte(tasks), 0o644)
+	for _, c := range []struct {
+		unfinished string
+		ok         bool
+	}{{"2", true}, {"1", false}, {"0", false}} {
+		os.WriteFile(filepath.Join(d, "summary.json"), []byte(strings.Replace(summary, "UNF", c.unfinished, 1)), 0o644)
+		var out strings.Builder
+		err := run(&out, []string{d}, "1MB", "100MB", 5, "fair")
+		if c.ok && (err != nil || !strings.Contains(out.String(), "| fair |  seed=1 | 1 | 1.000 |") || !strings.Contains(out.String(), "2 jobs unfinished")) {
+			t.Fatalf("unfinished_jobs %s: %v\n%s", c.unfinished, err, out.String())
+		}
+		if !c.ok && (err == nil || !strings.Contains(err.Error(), "tasks.csv line")) {
+			t.Fatalf("unfinished_jobs %s: tasks of jobs outside jobs.csv accepted: %v", c.unfinished, err)
+		}
+	}
+}
