@@ -20,9 +20,9 @@ type Network struct {
 	// day).
 	flows    []*flow
 	flowBase FlowID
-	nflows   int                   // active flows
-	bundles  map[bundleKey]*bundle // max-min bundles; explicit ones are private
-	all      []*bundle             // the same bundles, in a deterministic order
+	nflows   int         // active flows
+	bundles  bundleTable // max-min bundles; explicit ones are private
+	all      []*bundle   // the same bundles, in a deterministic order
 	lastID   FlowID
 	seq      uint64
 	events   eventHeap
@@ -69,7 +69,6 @@ func New(cfg Config) (*Network, error) {
 	n := &Network{
 		cfg:     cfg,
 		flows:   make([]*flow, 1, 64), // flows[0]: no flow has id 0
-		bundles: make(map[bundleKey]*bundle),
 		classes: make(map[int]*classState),
 	}
 	n.topo, n.links = buildTopology(cfg)
@@ -242,7 +241,7 @@ func (n *Network) addFlow(fl *flow, k bundleKey, rem float64) {
 			k.wait = n.ceilGrid(n.now) // (not the running bundle of its route: see bundleKey)
 		}
 		fl.key = k
-		b = n.bundles[k]
+		b = n.bundles.get(&k)
 	}
 	if b == nil {
 		b = n.newBundle(k)
@@ -314,7 +313,7 @@ func (n *Network) newBundle(k bundleKey) *bundle {
 		n.ocs.addElephant(b)
 	}
 	if k.explicit < 0 {
-		n.bundles[k] = b
+		n.bundles.put(b)
 	}
 	if c := b.class(); c != explicitClass {
 		n.classOf(c).count++
@@ -362,7 +361,7 @@ func (n *Network) retire(b *bundle) {
 		n.ocs.removeElephant(b)
 	}
 	if b.key.explicit < 0 {
-		delete(n.bundles, b.key)
+		n.bundles.remove(b)
 	}
 	b.retired = true
 	if c := b.class(); c != explicitClass {
