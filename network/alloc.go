@@ -60,8 +60,9 @@ type allocScratch struct {
 
 // pair: changed bundle b crosses link l.
 type pair struct {
-	l int32
-	b *bundle
+	l   int32
+	seq uint64 // b.seq, copied so that sorting reads no bundle
+	b   *bundle
 }
 
 // capEvent: a rate cap the fill reaches at level capv: a cap group, or a
@@ -237,7 +238,7 @@ func (n *Network) pass(cs *classState) {
 	for _, b := range n.changed {
 		if !b.retired && int(b.cls) == c {
 			for _, l := range b.links() {
-				a.pairs = append(a.pairs, pair{l, b})
+				a.pairs = append(a.pairs, pair{l, b.seq, b})
 			}
 		}
 	}
@@ -245,7 +246,7 @@ func (n *Network) pass(cs *classState) {
 		if x.l != y.l {
 			return cmp.Compare(x.l, y.l)
 		}
-		return cmp.Compare(x.b.seq, y.b.seq)
+		return cmp.Compare(x.seq, y.seq)
 	})
 	for i := 0; i < len(a.pairs); {
 		l, j := a.pairs[i].l, i+1
