@@ -131,7 +131,7 @@ func (n *Network) complete(te, due float64) []Completion {
 		// bytes are within byteTol of nothing or it would finish within the
 		// horizon (the same expression as nextFinish).
 		for len(g.bh) > 0 {
-			b := g.bh[0]
+			b := g.bh[0].b
 			done := 0
 			for len(b.flows) > 0 {
 				f := b.flows[0]

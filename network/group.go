@@ -52,7 +52,7 @@ type group struct {
 	// clock + bundle.base.
 	nk     [3]float64 // flows by path kind
 	served [3]float64 // bytes carried by path kind, up to last
-	bh     []*bundle  // members: min-heap on (gkey, seq)
+	bh     []member   // members: min-heap on (gkey, seq)
 	capped []*bundle  // members with a rate cap (link groups)
 	next   float64    // time its first flow completes (Inf if never)
 	hidx   int        // position in the event heap, -1 if absent
@@ -285,7 +285,7 @@ func (n *Network) enter(b *bundle, g *group) {
 		}
 	}
 	b.gidx = int32(len(g.bh))
-	g.bh = append(g.bh, b)
+	g.bh = append(g.bh, member{b.gkey, b.seq, b})
 	g.up(int(b.gidx))
 	if b.capv > 0 && g.kind == gLink {
 		b.cidx = int32(len(g.capped))
@@ -412,21 +412,36 @@ func (n *Network) reweigh(b *bundle, dw float64) {
 // refirst fixes b's place in its group's heap after its first flow changed.
 func (n *Network) refirst(b *bundle) {
 	if g := b.g; g != nil {
-		b.gkey = b.first - b.base
-		if !g.down(int(b.gidx)) {
-			g.up(int(b.gidx))
-		}
+		g.rekey(b)
 		n.touch(g)
 	}
 }
 
 // Member heap on (gkey, seq).
 
-func bundleLess(a, b *bundle) bool {
-	if a.gkey != b.gkey {
-		return a.gkey < b.gkey
+// member is a heap entry with its bundle's key copied in, so that moving
+// entries compares them without reading the bundles (cold in a large
+// network).
+type member struct {
+	gkey float64
+	seq  uint64
+	b    *bundle
+}
+
+func (x member) less(y member) bool {
+	if x.gkey != y.gkey {
+		return x.gkey < y.gkey
 	}
-	return a.seq < b.seq
+	return x.seq < y.seq
+}
+
+// rekey recomputes member b's key from its first flow and fixes its place.
+func (g *group) rekey(b *bundle) {
+	b.gkey = b.first - b.base
+	g.bh[b.gidx].gkey = b.gkey
+	if !g.down(int(b.gidx)) {
+		g.up(int(b.gidx))
+	}
 }
 
 func (g *group) up(i int) {
@@ -434,15 +449,15 @@ func (g *group) up(i int) {
 	x := h[i]
 	for i > 0 {
 		p := (i - 1) / 2
-		if !bundleLess(x, h[p]) {
+		if !x.less(h[p]) {
 			break
 		}
 		h[i] = h[p]
-		h[i].gidx = int32(i)
+		h[i].b.gidx = int32(i)
 		i = p
 	}
 	h[i] = x
-	x.gidx = int32(i)
+	x.b.gidx = int32(i)
 }
 
 func (g *group) down(i int) bool {
@@ -454,18 +469,18 @@ func (g *group) down(i int) bool {
 		if c >= len(h) {
 			break
 		}
-		if c+1 < len(h) && bundleLess(h[c+1], h[c]) {
+		if c+1 < len(h) && h[c+1].less(h[c]) {
 			c++
 		}
-		if !bundleLess(h[c], x) {
+		if !h[c].less(x) {
 			break
 		}
 		h[i] = h[c]
-		h[i].gidx = int32(i)
+		h[i].b.gidx = int32(i)
 		i = c
 	}
 	h[i] = x
-	x.gidx = int32(i)
+	x.b.gidx = int32(i)
 	return i > start
 }
 
@@ -473,9 +488,9 @@ func (g *group) removeAt(i int) {
 	last := len(g.bh) - 1
 	if i != last {
 		g.bh[i] = g.bh[last]
-		g.bh[i].gidx = int32(i)
+		g.bh[i].b.gidx = int32(i)
 	}
-	g.bh[last] = nil
+	g.bh[last] = member{}
 	g.bh = g.bh[:last]
 	if i != last {
 		if !g.down(i) {

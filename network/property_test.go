@@ -232,11 +232,15 @@ func checkEntries(t *rapid.T, n *Network) {
 		want := map[int32]float64{}
 		members := map[int32]map[*bundle]bool{}
 		capped := 0
-		for i, b := range g.bh {
+		for i, m := range g.bh {
+			b := m.b
+			if m.gkey != b.gkey || m.seq != b.seq {
+				t.Fatalf("group %p member %d: heap key (%v, %d), the bundle's (%v, %d)", g, i, m.gkey, m.seq, b.gkey, b.seq)
+			}
 			if b.g != g || int(b.gidx) != i || b.retired {
 				t.Fatalf("group %p member %d: bundle %v in group %p at %d (retired %v)", g, i, b.key, b.g, b.gidx, b.retired)
 			}
-			if i > 0 && bundleLess(b, g.bh[(i-1)/2]) {
+			if i > 0 && m.less(g.bh[(i-1)/2]) {
 				t.Fatalf("group %p: member heap out of order at %d", g, i)
 			}
 			if b.gkey != b.first-b.base {

@@ -405,10 +405,7 @@ func (n *Network) undoShift(cs *classState) {
 		}
 		b.base = m.base
 		if g := b.g; g != nil {
-			b.gkey = b.first - b.base
-			if !g.down(int(b.gidx)) {
-				g.up(int(b.gidx))
-			}
+			g.rekey(b)
 		}
 	}
 	for _, g := range a.spec {
