@@ -21,11 +21,11 @@ func TestFiles(t *testing.T) {
 	wantCSV := "coflow_id,arrival,finish,cct,bytes,width\n" +
 		"x,0.5,2.5,2,2097152,1\n" +
 		"\"y,1\",1,1,0,3145728,0\n"
-	if got := string(files[1].Data); got != wantCSV {
+	if got := string(files[1].Bytes()); got != wantCSV {
 		t.Errorf("coflows.csv:\n%s\nwant:\n%s", got, wantCSV)
 	}
 	var s Summary
-	if err := json.Unmarshal(files[0].Data, &s); err != nil {
+	if err := json.Unmarshal(files[0].Bytes(), &s); err != nil {
 		t.Fatal(err)
 	}
 	// CCTs 2 and 0: mean 1, nearest-rank p50 0 (1 of 2 values), p95 2.

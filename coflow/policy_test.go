@@ -122,7 +122,7 @@ func TestDeterminism(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i := range a {
-			if a[i].Name != b[i].Name || !bytes.Equal(a[i].Data, b[i].Data) {
+			if a[i].Name != b[i].Name || !bytes.Equal(a[i].Bytes(), b[i].Bytes()) {
 				t.Errorf("%s: %s differs between runs", name(opt), a[i].Name)
 			}
 		}

@@ -26,7 +26,7 @@ func TestReadBackJobsAndTasks(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for _, f := range files {
-		if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, f.Name), f.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
 
 	"github.com/netsched/netsched/internal/outdir"
@@ -118,10 +119,10 @@ func (r *Result) Files() ([]outdir.File, error) {
 		files = append(files, outdir.File{Name: "workflows.csv", Data: r.workflowsCSV()})
 	}
 	if r.Tasks != nil {
-		files = append(files, outdir.File{Name: "tasks.csv", Data: r.tasksCSV()})
+		files = append(files, outdir.File{Name: "tasks.csv", Stream: r.writeTasksCSV})
 	}
 	if r.Flows != nil {
-		files = append(files, outdir.File{Name: "flows.csv", Data: r.flowsCSV()})
+		files = append(files, outdir.File{Name: "flows.csv", Stream: r.writeFlowsCSV})
 	}
 	if r.Timeline != nil {
 		files = append(files, outdir.File{Name: "timeline.csv", Data: r.timelineCSV()})
@@ -151,8 +152,8 @@ func (r *Result) jobsCSV() []byte {
 	return csvBytes(rows)
 }
 
-func (r *Result) tasksCSV() []byte {
-	return csvStream(TasksHeader, len(r.Tasks), func(i int, rec []string) []string {
+func (r *Result) writeTasksCSV(w io.Writer) error {
+	return csvStream(w, TasksHeader, len(r.Tasks), func(i int, rec []string) []string {
 		t := &r.Tasks[i]
 		return append(rec, t.Job, t.Stage, strconv.Itoa(t.Index), strconv.Itoa(t.Machine), F(t.Ready), F(t.Start),
 			F(t.InputDone), F(t.Finish), F(t.InputBytes), F(t.Output), t.Locality, F(t.CrossRack), strconv.FormatBool(t.Saturated))
@@ -162,8 +163,8 @@ func (r *Result) tasksCSV() []byte {
 // FlowsHeader is the column list of flows.csv.
 var FlowsHeader = []string{"job_id", "stage", "index", "src", "dst", "bytes", "kind", "class", "start", "finish"}
 
-func (r *Result) flowsCSV() []byte {
-	return csvStream(FlowsHeader, len(r.Flows), func(i int, rec []string) []string {
+func (r *Result) writeFlowsCSV(w io.Writer) error {
+	return csvStream(w, FlowsHeader, len(r.Flows), func(i int, rec []string) []string {
 		f := &r.Flows[i]
 		return append(rec, f.Job, f.Stage, strconv.Itoa(f.Index), strconv.Itoa(f.Src), strconv.Itoa(f.Dst), F(f.Bytes),
 			f.Kind, strconv.Itoa(f.Class), F(f.Start), F(f.Finish))
@@ -196,21 +197,26 @@ func (r *Result) timelineCSV() []byte {
 	return csvBytes(rows)
 }
 
-// csvStream renders a header and n rows, each built by row into a reused
-// record, without holding every row's strings at once: a full-size day's
-// tasks.csv has ten million rows.
-func csvStream(header []string, n int, row func(i int, rec []string) []string) []byte {
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	w.Write(header) // writes to memory: cannot fail
+// csvStream writes a header and n rows to w, each built by row into a
+// reused record, without holding every row's strings at once: a full-size
+// day's tasks.csv has ten million rows.
+func csvStream(w io.Writer, header []string, n int, row func(i int, rec []string) []string) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(header); err != nil {
+		return err
+	}
 	rec := make([]string, 0, len(header))
 	for i := range n {
-		w.Write(row(i, rec[:0]))
+		if err := cw.Write(row(i, rec[:0])); err != nil {
+			return err
+		}
 	}
-	w.Flush()
-	return b.Bytes()
+	cw.Flush()
+	return cw.Error()
 }
 
 func csvBytes(rows [][]string) []byte {
-	return csvStream(rows[0], len(rows)-1, func(i int, _ []string) []string { return rows[i+1] })
+	var b bytes.Buffer
+	csvStream(&b, rows[0], len(rows)-1, func(i int, _ []string) []string { return rows[i+1] }) // writes to memory: cannot fail
+	return b.Bytes()
 }

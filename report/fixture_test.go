@@ -81,7 +81,7 @@ func fixture(t testing.TB) string {
 			t.Fatal(err)
 		}
 		for _, f := range files {
-			if err := os.WriteFile(filepath.Join(cd, f.Name), f.Data, 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(cd, f.Name), f.Bytes(), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}

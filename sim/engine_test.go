@@ -218,7 +218,7 @@ func TestDeterminism(t *testing.T) {
 		}
 		out := map[string][]byte{}
 		for _, f := range files {
-			out[f.Name] = f.Data
+			out[f.Name] = f.Bytes()
 		}
 		return out
 	}
@@ -301,10 +301,10 @@ scheduler:`, 1))
 		if f.Name != "jobs.csv" {
 			continue
 		}
-		rows := strings.Split(strings.TrimSpace(string(f.Data)), "\n")
+		rows := strings.Split(strings.TrimSpace(string(f.Bytes())), "\n")
 		if len(rows) != 4 || !strings.HasSuffix(rows[0], ",map_progress_at_first_reduce") ||
 			!strings.HasSuffix(rows[1], ",0.5") || !strings.HasSuffix(rows[2], ",1") || !strings.HasSuffix(rows[3], ",") {
-			t.Fatalf("jobs.csv:\n%s\nwant a last column map_progress_at_first_reduce: 0.5, 1, empty", f.Data)
+			t.Fatalf("jobs.csv:\n%s\nwant a last column map_progress_at_first_reduce: 0.5, 1, empty", f.Bytes())
 		}
 	}
 }

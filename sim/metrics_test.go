@@ -129,7 +129,7 @@ func TestFlowRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, file := range files {
-		if file.Name == "flows.csv" && strings.HasPrefix(string(file.Data), "job_id,stage,index,src,dst,bytes,kind,class,start,finish\nA,reduce,0,0,1,2e+06,shuffle,0,1,3") {
+		if file.Name == "flows.csv" && strings.HasPrefix(string(file.Bytes()), "job_id,stage,index,src,dst,bytes,kind,class,start,finish\nA,reduce,0,0,1,2e+06,shuffle,0,1,3") {
 			return
 		}
 	}
@@ -157,7 +157,7 @@ func TestProgressDoesNotChangeResults(t *testing.T) {
 	a, _ := plain.Files()
 	b, _ := watched.Files()
 	for i := range a {
-		if a[i].Name != "timing.json" && string(a[i].Data) != string(b[i].Data) {
+		if a[i].Name != "timing.json" && string(a[i].Bytes()) != string(b[i].Bytes()) {
 			t.Errorf("%s differs with a progress reporter", a[i].Name)
 		}
 	}

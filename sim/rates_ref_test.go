@@ -100,7 +100,7 @@ func sameFiles(got, want *metrics.Result) error {
 		return fmt.Errorf("%d files, want %d", len(gf), len(wf))
 	}
 	for i := range gf {
-		if gf[i].Name != wf[i].Name || !bytes.Equal(gf[i].Data, wf[i].Data) {
+		if gf[i].Name != wf[i].Name || !bytes.Equal(gf[i].Bytes(), wf[i].Bytes()) {
 			return fmt.Errorf("%s differs from the reference run's", gf[i].Name)
 		}
 	}

@@ -4,7 +4,10 @@
 package outdir
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -14,6 +17,33 @@ import (
 type File struct {
 	Name string
 	Data []byte
+	// Stream, when set, writes the content instead of Data, so that a large
+	// file (a full-size day's tasks.csv is over a gigabyte) goes to disk
+	// without being held in memory.
+	Stream func(w io.Writer) error
+}
+
+// Bytes is the file's content, rendered in memory for a streamed file.
+func (f File) Bytes() []byte {
+	if f.Stream == nil {
+		return f.Data
+	}
+	var b bytes.Buffer
+	f.Stream(&b) // writes to memory: cannot fail
+	return b.Bytes()
+}
+
+// writeTo writes the file's content to w.
+func (f File) writeTo(w io.Writer) error {
+	if f.Stream == nil {
+		_, err := w.Write(f.Data)
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	if err := f.Stream(bw); err != nil {
+		return err
+	}
+	return bw.Flush()
 }
 
 // Write creates dir if needed and writes all files; on any error it removes
@@ -40,7 +70,7 @@ func Write(dir string, files []File) error {
 			return fmt.Errorf("output %s: %w", target, err)
 		}
 		temps = append(temps, tmp.Name())
-		_, werr := tmp.Write(f.Data)
+		werr := f.writeTo(tmp)
 		if werr == nil {
 			werr = tmp.Chmod(0o644) // CreateTemp makes 0600; outputs are for sharing
 		}

@@ -1,6 +1,8 @@
 package outdir
 
 import (
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -91,4 +93,37 @@ func list(t *testing.T, dir string) string {
 		names = append(names, e.Name())
 	}
 	return strings.Join(names, " ")
+}
+
+// A streamed file is written as its Bytes; a stream that fails fails the
+// whole write and leaves neither the file nor a temporary behind.
+func TestStreamedFile(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	big := strings.Repeat("row,1,2\n", 300000) // past the write buffer
+	stream := File{Name: "big.csv", Stream: func(w io.Writer) error {
+		_, err := io.WriteString(w, big)
+		return err
+	}}
+	if string(stream.Bytes()) != big {
+		t.Fatal("Bytes differs from the stream")
+	}
+	if err := Write(dir, []File{{Name: "a.txt", Data: []byte("a")}, stream}); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "big.csv")); err != nil || string(b) != big {
+		t.Fatalf("big.csv: %d bytes, %v; want %d", len(b), err, len(big))
+	}
+	failing := File{Name: "bad.csv", Stream: func(w io.Writer) error {
+		io.WriteString(w, big)
+		return errors.New("disk full")
+	}}
+	if err := Write(dir, []File{{Name: "c.txt", Data: []byte("c")}, failing}); err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Fatalf("a failing stream: %v", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if n := e.Name(); n != "a.txt" && n != "big.csv" {
+			t.Fatalf("left behind: %s", n)
+		}
+	}
 }

@@ -109,7 +109,7 @@ func TestBatchDeterministic(t *testing.T) {
 		out := map[string]string{}
 		for _, f := range fs {
 			if f.Name != "timing.json" {
-				out[f.Name] = string(f.Data)
+				out[f.Name] = string(f.Bytes())
 			}
 		}
 		return out

@@ -215,7 +215,7 @@ func TestDeterministic(t *testing.T) {
 		var out []byte
 		for _, f := range files {
 			if f.Name != "timing.json" { // wall-clock times
-				out = append(append(out, f.Name...), f.Data...)
+				out = append(append(out, f.Name...), f.Bytes()...)
 			}
 		}
 		return out
