@@ -39,7 +39,6 @@ type bundleKey struct {
 type bundle struct {
 	g     *group  // nil: free (new, resized out of a group or re-routed) until the next allocation
 	base  float64 // clock = group clock + base; a free bundle's clock is base
-	gkey  float64 // group clock at which its first flow completes: first - base
 	gidx  int32   // position in g.bh
 	cidx  int32   // position in g.capped, -1
 	route [4]int32

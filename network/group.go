@@ -273,7 +273,6 @@ func (n *Network) enter(b *bundle, g *group) {
 	g.advance(n.now)
 	b.base -= g.clock // b.base held b's clock
 	b.g = g
-	b.gkey = b.first - b.base
 	w := b.nf
 	g.nf += w
 	g.nk[b.kind] += w
@@ -285,7 +284,7 @@ func (n *Network) enter(b *bundle, g *group) {
 		}
 	}
 	b.gidx = int32(len(g.bh))
-	g.bh = append(g.bh, member{b.gkey, b.seq, b})
+	g.bh = append(g.bh, member{b.first - b.base, b.seq, b})
 	g.up(int(b.gidx))
 	if b.capv > 0 && g.kind == gLink {
 		b.cidx = int32(len(g.capped))
@@ -419,12 +418,12 @@ func (n *Network) refirst(b *bundle) {
 
 // Member heap on (gkey, seq).
 
-// member is a heap entry with its bundle's key copied in, so that moving
+// member is a heap entry with its bundle's key beside it, so that moving
 // entries compares them without reading the bundles (cold in a large
 // network).
 type member struct {
-	gkey float64
-	seq  uint64
+	gkey float64 // group clock at which b's first flow completes: b.first - b.base
+	seq  uint64  // b.seq
 	b    *bundle
 }
 
@@ -437,8 +436,7 @@ func (x member) less(y member) bool {
 
 // rekey recomputes member b's key from its first flow and fixes its place.
 func (g *group) rekey(b *bundle) {
-	b.gkey = b.first - b.base
-	g.bh[b.gidx].gkey = b.gkey
+	g.bh[b.gidx].gkey = b.first - b.base
 	if !g.down(int(b.gidx)) {
 		g.up(int(b.gidx))
 	}

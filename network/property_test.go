@@ -234,17 +234,14 @@ func checkEntries(t *rapid.T, n *Network) {
 		capped := 0
 		for i, m := range g.bh {
 			b := m.b
-			if m.gkey != b.gkey || m.seq != b.seq {
-				t.Fatalf("group %p member %d: heap key (%v, %d), the bundle's (%v, %d)", g, i, m.gkey, m.seq, b.gkey, b.seq)
+			if m.gkey != b.first-b.base || m.seq != b.seq {
+				t.Fatalf("group %p member %d: heap key (%v, %d), the bundle's (%v, %d)", g, i, m.gkey, m.seq, b.first-b.base, b.seq)
 			}
 			if b.g != g || int(b.gidx) != i || b.retired {
 				t.Fatalf("group %p member %d: bundle %v in group %p at %d (retired %v)", g, i, b.key, b.g, b.gidx, b.retired)
 			}
 			if i > 0 && m.less(g.bh[(i-1)/2]) {
 				t.Fatalf("group %p: member heap out of order at %d", g, i)
-			}
-			if b.gkey != b.first-b.base {
-				t.Fatalf("bundle %v: gkey %v, first-base %v", b.key, b.gkey, b.first-b.base)
 			}
 			if b.cls != g.cls || g.kind == gCap && b.capv != g.capv {
 				t.Fatalf("bundle %v (class %d cap %v) in group of class %d kind %d cap %v", b.key, b.cls, b.capv, g.cls, g.kind, g.capv)
