@@ -284,7 +284,7 @@ func (n *Network) enter(b *bundle, g *group) {
 		}
 	}
 	b.gidx = int32(len(g.bh))
-	g.bh = append(g.bh, member{b.first - b.base, b.seq, b})
+	g.bh = append(g.bh, member{b.gkey(), b.seq, b})
 	g.up(int(b.gidx))
 	if b.capv > 0 && g.kind == gLink {
 		b.cidx = int32(len(g.capped))
@@ -422,7 +422,7 @@ func (n *Network) refirst(b *bundle) {
 // entries compares them without reading the bundles (cold in a large
 // network).
 type member struct {
-	gkey float64 // group clock at which b's first flow completes: b.first - b.base
+	gkey float64 // b.gkey()
 	seq  uint64  // b.seq
 	b    *bundle
 }
@@ -434,9 +434,12 @@ func (x member) less(y member) bool {
 	return x.seq < y.seq
 }
 
+// gkey is the group clock at which member b's first flow completes.
+func (b *bundle) gkey() float64 { return b.first - b.base }
+
 // rekey recomputes member b's key from its first flow and fixes its place.
 func (g *group) rekey(b *bundle) {
-	g.bh[b.gidx].gkey = b.first - b.base
+	g.bh[b.gidx].gkey = b.gkey()
 	if !g.down(int(b.gidx)) {
 		g.up(int(b.gidx))
 	}

@@ -234,8 +234,8 @@ func checkEntries(t *rapid.T, n *Network) {
 		capped := 0
 		for i, m := range g.bh {
 			b := m.b
-			if m.gkey != b.first-b.base || m.seq != b.seq {
-				t.Fatalf("group %p member %d: heap key (%v, %d), the bundle's (%v, %d)", g, i, m.gkey, m.seq, b.first-b.base, b.seq)
+			if m.gkey != b.gkey() || m.seq != b.seq {
+				t.Fatalf("group %p member %d: heap key (%v, %d), the bundle's (%v, %d)", g, i, m.gkey, m.seq, b.gkey(), b.seq)
 			}
 			if b.g != g || int(b.gidx) != i || b.retired {
 				t.Fatalf("group %p member %d: bundle %v in group %p at %d (retired %v)", g, i, b.key, b.g, b.gidx, b.retired)
