@@ -4,6 +4,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,10 +17,14 @@ import (
 // catalog/<paper>/<figure>.yaml, embedded so that `netsched reproduce
 // <paper>/<figure>` works from any directory. Catalog files give their
 // scenario inline (`base:`) or as `scenario: @default`; trace paths in them
-// are relative to the working directory.
+// are relative to the repository root when the command runs inside a
+// checkout, and to the working directory otherwise.
 //
 //go:embed catalog/*/*.yaml
 var catalogFiles embed.FS
+
+// claimsFile is the name of a paper's claims beside its entries.
+const claimsFile = "claims.yaml"
 
 // CatalogFS holds the catalog's sweep files as <paper>/<figure>.yaml.
 var CatalogFS fs.FS = mustSub(catalogFiles, "catalog")
@@ -35,9 +40,12 @@ func mustSub(f fs.FS, dir string) fs.FS {
 // Catalog lists the reproduction catalog's entries as <paper>/<figure>, sorted.
 func Catalog() []string {
 	paths, _ := fs.Glob(CatalogFS, "*/*.yaml") // the pattern is valid: no error
-	out := make([]string, len(paths))
-	for i, p := range paths {
-		out[i] = strings.TrimSuffix(p, ".yaml")
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		if path.Base(p) == claimsFile {
+			continue // a paper's claims, not a sweep (package claims reads them)
+		}
+		out = append(out, strings.TrimSuffix(p, ".yaml"))
 	}
 	return out
 }
@@ -47,13 +55,28 @@ func LoadCatalog(name string) (*Sweep, error) {
 	if !slices.Contains(Catalog(), name) {
 		return nil, fmt.Errorf("no experiment %q in the catalog (have: %s)", name, strings.Join(Catalog(), ", "))
 	}
-	return LoadFS(CatalogFS, name+".yaml")
+	sw, err := LoadFS(CatalogFS, name+".yaml")
+	if err != nil {
+		return nil, err
+	}
+	// Catalog trace paths are relative to the repository root, wherever
+	// the command runs inside the checkout.
+	if root, err := RepoRoot(); err == nil && sw.BaseDir == "." {
+		sw.BaseDir = root
+	}
+	return sw, nil
 }
 
 // ReproduceOptions say where a reproduction writes.
 type ReproduceOptions struct {
 	Options          // Out: the sweep's results (default out/reproduce/<paper>/<figure>)
-	ReportDir string // default docs/reproductions/<paper>/<figure>
+	ReportDir string // default <Out>/report; DocsDir(name) to update the committed report
+}
+
+// DocsDir is where the committed report of a catalog entry lives, under
+// the repository root.
+func DocsDir(root, name string) string {
+	return filepath.Join(root, "docs", "reproductions", filepath.FromSlash(name))
 }
 
 // Reproduction is what Reproduce did.
@@ -74,7 +97,7 @@ func Reproduce(name string, opts ReproduceOptions) (*Reproduction, error) {
 		opts.Out = filepath.Join("out", "reproduce", filepath.FromSlash(name))
 	}
 	if opts.ReportDir == "" {
-		opts.ReportDir = filepath.Join("docs", "reproductions", filepath.FromSlash(name))
+		opts.ReportDir = filepath.Join(opts.Out, "report")
 	}
 	if !opts.Shard.Whole() {
 		return nil, fmt.Errorf("reproduce runs the whole sweep; for shards use `netsched sweep` on experiment/catalog/%s.yaml, then merge and report", name)
