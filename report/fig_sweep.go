@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/netsched/netsched/stats"
 	"math"
 	"slices"
 	"strconv"
@@ -59,12 +60,12 @@ func (g *gen) sweepLine(k int, key string, vals []string, xs []float64, numeric 
 					ys = append(ys, y)
 				}
 			}
-			mean, sd, n := meanSD(ys)
-			if n == 0 {
+			m := stats.MeanInterval(finite(ys))
+			if m.N == 0 {
 				continue
 			}
-			pts = append(pts, plotter.XY{X: xs[v], Y: mean})
-			errs = append(errs, struct{ Low, High float64 }{sd, sd})
+			pts = append(pts, plotter.XY{X: xs[v], Y: m.Mean})
+			errs = append(errs, struct{ Low, High float64 }{m.Mean - m.Low, m.High - m.Mean})
 		}
 		if len(pts) == 0 {
 			continue
@@ -107,7 +108,7 @@ func (g *gen) sweepLine(k int, key string, vals []string, xs []float64, numeric 
 	}
 	name := "sweep-" + fileStem(key) + "-" + fileStem(metric)
 	others := g.focusTextExcept(k)
-	return figure(name, title, fmt.Sprintf("Mean of %s over seeds along %s; error bars: ±1 sample standard deviation over seeds (none with one seed).%s", metric, key, others), p)
+	return figure(name, title, fmt.Sprintf("Mean of %s over seeds along %s; error bars: the mean's 95%% Student-t interval over seeds (none with one seed).%s", metric, key, others), p)
 }
 
 func (g *gen) focusTextExcept(skip int) string {

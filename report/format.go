@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/netsched/netsched/stats"
 	"io"
 	"math"
 	"strconv"
@@ -59,6 +60,23 @@ func roundSig(v float64, digits int) float64 {
 	return f
 }
 
+// FormatRatio renders a paired ratio: "0.873 [0.812, 0.938]" over several
+// seeds, "tie 0.980 [0.910, 1.050]" when the interval contains 1, and
+// "0.873" alone for one seed or when every seed gives the same ratio.
+func FormatRatio(r stats.Ratio) string {
+	switch {
+	case r.N == 0:
+		return "-"
+	case r.N == 1 || (r.Low == r.Geo && r.High == r.Geo):
+		return formatRatio(r.Geo) // no interval, or every seed gives the same ratio
+	}
+	s := fmt.Sprintf("%s [%s, %s]", formatRatio(r.Geo), formatRatio(r.Low), formatRatio(r.High))
+	if r.Tie() {
+		s = "tie " + s
+	}
+	return s
+}
+
 // formatRatio renders a normalized value ("0.873").
 func formatRatio(v float64) string {
 	if math.IsNaN(v) {
@@ -79,13 +97,13 @@ func WriteComparison(w io.Writer, cmp []Comparison, metricNames []string) error 
 	for _, m := range metricNames {
 		head = append(head, MetricLabel(m))
 	}
-	fmt.Fprintf(w, "normalized to %s (lower is better except throughput)\n", cmp[0].Scheduler)
+	fmt.Fprintf(w, "relative to %s, paired by seed: geometric-mean ratio [95%% interval]; \"tie\" where the interval contains 1 (lower is better except throughput)\n", cmp[0].Scheduler)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, strings.Join(head, "\t"))
 	for _, c := range cmp {
 		cells := []string{c.Scheduler, strconv.Itoa(c.Seeds)}
 		for k := range metricNames {
-			cells = append(cells, formatRatio(c.Norm[k]))
+			cells = append(cells, FormatRatio(c.Ratio[k]))
 		}
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}

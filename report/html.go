@@ -125,7 +125,7 @@ func compareRows(cmp []Comparison, metricNames []string) ([]string, [][]string) 
 	for _, c := range cmp {
 		row := []string{c.Scheduler, fmt.Sprint(c.Seeds)}
 		for k, m := range metricNames {
-			row = append(row, fmt.Sprintf("%s (%s)", FormatValue(m, c.Mean[k]), formatRatio(c.Norm[k])))
+			row = append(row, fmt.Sprintf("%s (%s)", FormatValue(m, c.Mean[k]), FormatRatio(c.Ratio[k])))
 		}
 		rows = append(rows, row)
 	}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/netsched/netsched/stats"
 	"math"
 	"os"
 	"path/filepath"
@@ -125,6 +126,17 @@ func (r *Results) okCells(sched string, p []string, skip int) []*Cell {
 	return out
 }
 
+// finite keeps the values that are neither NaN nor infinite.
+func finite(xs []float64) []float64 {
+	var out []float64
+	for _, x := range xs {
+		if !math.IsNaN(x) && !math.IsInf(x, 0) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
 // meanSD is the mean and sample standard deviation of the finite values.
 func meanSD(xs []float64) (mean, sd float64, n int) {
 	sum := 0.0
@@ -156,7 +168,8 @@ type Comparison struct {
 	Scheduler string
 	Seeds     int // successful runs averaged
 	Mean, SD  []float64
-	Norm      []float64 // Mean / baseline Mean (NaN when undefined)
+	Norm      []float64     // Mean / baseline Mean (NaN when undefined)
+	Ratio     []stats.Ratio // paired by seed with the baseline: geometric-mean ratio and its 95% interval
 }
 
 // Compare averages each scheduler's metrics over seeds at the point at
@@ -200,10 +213,15 @@ func (r *Results) Compare(metricNames []string, baseline string, at map[string]s
 		}
 	}
 	base := out[bi].Mean
+	baseCells := r.okCells(out[bi].Scheduler, p, -1)
 	for i := range out {
 		out[i].Norm = make([]float64, len(base))
 		for k, b := range base {
 			out[i].Norm[k] = ratio(out[i].Mean[k], b)
+		}
+		cells := r.okCells(out[i].Scheduler, p, -1)
+		for _, m := range metricNames {
+			out[i].Ratio = append(out[i].Ratio, pairedRatio(cells, baseCells, m))
 		}
 	}
 	if bi != 0 { // the baseline leads every table
@@ -221,4 +239,25 @@ func ratio(a, b float64) float64 {
 		return math.NaN()
 	}
 	return a / b
+}
+
+// pairedRatio compares a scheduler's cells with the baseline's on the same
+// seeds (package stats: geometric mean of the per-seed ratios, 95% interval).
+func pairedRatio(cells, base []*Cell, metric string) stats.Ratio {
+	bySeed := map[uint64]float64{}
+	for _, c := range base {
+		if v, ok := c.Values[metric]; ok {
+			bySeed[c.Seed] = v
+		}
+	}
+	var a, b []float64
+	for _, c := range cells {
+		v, ok := c.Values[metric]
+		w, paired := bySeed[c.Seed]
+		if ok && paired {
+			a, b = append(a, v), append(b, w)
+		}
+	}
+	r, _ := stats.PairedRatio(a, b) // equal lengths
+	return r
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/netsched/netsched/stats"
 	"math"
 	"strings"
 	"testing"
@@ -96,16 +97,18 @@ func TestMeanSD(t *testing.T) {
 func TestWriteComparison(t *testing.T) {
 	var b strings.Builder
 	cmp := []Comparison{
-		{Scheduler: "fifo", Seeds: 2, Mean: []float64{12.34, 2.5e9, 0.15}, Norm: []float64{1, 1, 1}},
-		{Scheduler: "fair", Seeds: 2, Mean: []float64{10.1, 0, math.NaN()}, Norm: []float64{10.1 / 12.34, 0, math.NaN()}},
+		{Scheduler: "fifo", Seeds: 2, Mean: []float64{12.34, 2.5e9, 0.15}, Norm: []float64{1, 1, 1},
+			Ratio: []stats.Ratio{{N: 2, Geo: 1, Low: 1, High: 1}, {N: 2, Geo: 1, Low: 1, High: 1}, {N: 2, Geo: 1, Low: 1, High: 1}}},
+		{Scheduler: "fair", Seeds: 2, Mean: []float64{10.1, 0, math.NaN()}, Norm: []float64{10.1 / 12.34, 0, math.NaN()},
+			Ratio: []stats.Ratio{{N: 2, Geo: 0.818, Low: 0.7, High: 0.95}, {N: 0}, {N: 2, Geo: 1.02, Low: 0.9, High: 1.1}}},
 	}
 	if err := WriteComparison(&b, cmp, []string{"jct.mean", "bytes.total.cross_rack", "throughput"}); err != nil {
 		t.Fatal(err)
 	}
-	want := `normalized to fifo (lower is better except throughput)
-scheduler  runs  mean JCT  cross-rack bytes  throughput
-fifo       2     1.000     1.000             1.000
-fair       2     0.818     0.000             -
+	want := `relative to fifo, paired by seed: geometric-mean ratio [95% interval]; "tie" where the interval contains 1 (lower is better except throughput)
+scheduler  runs  mean JCT              cross-rack bytes  throughput
+fifo       2     1.000                 1.000             1.000
+fair       2     0.818 [0.700, 0.950]  -                 tie 1.020 [0.900, 1.100]
 
 absolute (mean over runs)
 scheduler  runs  mean JCT  cross-rack bytes  throughput

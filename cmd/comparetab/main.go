@@ -4,9 +4,9 @@
 // metric, schedulers as rows, workloads as columns.
 //
 // Each entry is the scheduler's value relative to the baseline's on the
-// same workload: the mean over seeds of the per-seed ratio (the two ran on
-// the same seed, so the ratio pairs them), with the half-width of its 95%
-// confidence interval (Student's t over the seeds) when there are several.
+// same workload, paired by seed: the geometric mean of the per-seed ratios
+// with its 95% interval (package stats), marked "tie" when the interval
+// contains 1.
 // A header row gives the baseline's own mean. A scheduler that could not
 // run a workload shows "n/a", and its error is listed under the tables.
 //
@@ -30,6 +30,7 @@ import (
 
 	"github.com/netsched/netsched/internal/units"
 	"github.com/netsched/netsched/report"
+	"github.com/netsched/netsched/stats"
 )
 
 func main() {
@@ -165,7 +166,9 @@ func anyValue(ws []workload, baseline, m string) bool {
 	return false
 }
 
-// entry is s's value relative to the baseline's, paired by seed.
+// entry is s's value relative to the baseline's, paired by seed: the
+// geometric mean of the per-seed ratios with its 95% interval (package
+// stats), "tie" when the interval contains 1.
 func entry(w workload, s, baseline, m string) string {
 	if !slices.Contains(w.scheds, s) {
 		return "-"
@@ -173,23 +176,27 @@ func entry(w workload, s, baseline, m string) string {
 	if s == baseline {
 		return "1"
 	}
-	var ratios []float64
+	var a, b []float64
 	for _, seed := range slices.Sorted(maps.Keys(w.value[s][m])) {
-		if b, ok := w.value[baseline][m][seed]; ok && b != 0 {
-			ratios = append(ratios, w.value[s][m][seed]/b)
+		if v, ok := w.value[baseline][m][seed]; ok {
+			a, b = append(a, w.value[s][m][seed]), append(b, v)
 		}
 	}
-	if len(ratios) == 0 {
+	r, _ := stats.PairedRatio(a, b) // equal lengths
+	if r.N == 0 {
 		if _, failed := w.errs[s]; failed {
 			return "n/a"
 		}
 		return "-"
 	}
-	mu := mean(ratios)
-	if len(ratios) < 2 {
-		return fmt.Sprintf("%.2f", mu)
+	if r.N == 1 || (r.Low == r.Geo && r.High == r.Geo) {
+		return fmt.Sprintf("%.2f", r.Geo)
 	}
-	return fmt.Sprintf("%.2f ±%.2f", mu, halfWidth95(ratios, mu))
+	e := fmt.Sprintf("%.2f [%.2f, %.2f]", r.Geo, r.Low, r.High)
+	if r.Tie() {
+		e = "tie " + e
+	}
+	return e
 }
 
 func mean(xs []float64) float64 {
@@ -211,26 +218,6 @@ func values(bySeed map[uint64]float64) []float64 {
 		out = append(out, bySeed[k])
 	}
 	return out
-}
-
-// halfWidth95 is the half-width of the 95% confidence interval of the mean
-// of xs (Student's t with len(xs)-1 degrees of freedom).
-func halfWidth95(xs []float64, mu float64) float64 {
-	ss := 0.0
-	for _, x := range xs {
-		ss += (x - mu) * (x - mu)
-	}
-	n := len(xs)
-	return tQuantile975(n-1) * math.Sqrt(ss/float64(n-1)) / math.Sqrt(float64(n))
-}
-
-// tQuantile975 is Student's t 0.975 quantile for df degrees of freedom.
-func tQuantile975(df int) float64 {
-	table := []float64{12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228}
-	if df >= 1 && df <= len(table) {
-		return table[df-1]
-	}
-	return 1.96 + 2.4/float64(df) // within 0.01 of the exact quantile for df > 10
 }
 
 // absolute prints the baseline's mean in the metric's unit.

@@ -28,8 +28,10 @@ func TestTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := b.String()
-	// x: ratios 0.5 and 0.6, mean 0.55, sd 0.0707, t(1) = 12.706: ±0.64.
-	for _, want := range []string{"| *fair, absolute* | 15s |", "| x | 0.55 ±0.64 |", "| y | n/a |", "- y on wl: y cannot run: no rack links"} {
+	// x: ratios 0.5 and 0.6: geometric mean sqrt(0.3) = 0.548; the log-ratios'
+	// sd is ln(1.2)/sqrt 2, t(1) = 12.706: exp(±1.158) gives [0.17, 1.74],
+	// which contains 1: a tie.
+	for _, want := range []string{"| *fair, absolute* | 15s |", "| x | tie 0.55 [0.17, 1.74] |", "| y | n/a |", "- y on wl: y cannot run: no rack links"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing %q in\n%s", want, got)
 		}
