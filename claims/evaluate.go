@@ -25,9 +25,9 @@ const (
 // geometric-mean ratio and its interval; for values the mean and its
 // interval.
 type Estimate struct {
-	N               int
+	N                int
 	Value, Low, High float64
-	Seeds           []uint64
+	Seeds            []uint64
 }
 
 // Result is one judged claim.

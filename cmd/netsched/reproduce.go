@@ -128,4 +128,3 @@ func reproduceOne(w io.Writer, name string, opts experiment.ReproduceOptions) (*
 	}
 	return r, nil
 }
-
