@@ -2,6 +2,7 @@ package claims
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -95,10 +96,18 @@ func TestEvaluate(t *testing.T) {
 	if _, err := Evaluate("p", &open, tb); err == nil || !strings.Contains(err.Error(), "depends on the grid parameter x") {
 		t.Errorf("open grid parameter: got %v", err)
 	}
+	// Results made before the entry recorded a metric: no data, not an error.
 	missing := *c
 	missing.Metric = "nope"
-	if _, err := Evaluate("p", &missing, tb); err == nil || !strings.Contains(err.Error(), `no metric "nope"`) {
-		t.Errorf("missing metric: got %v", err)
+	if r, err := Evaluate("p", &missing, tb); err != nil || r.Verdict != NoData {
+		t.Errorf("unrecorded metric: got %q, %v; want %q", r.Verdict, err, NoData)
+	}
+	// A metric recorded for other schedulers only is an error naming it.
+	only := table(append(slices.Clone(rows), row("1", "b", 1, "m2", 3))...)
+	m2 := *c
+	m2.Metric = "m2"
+	if _, err := Evaluate("p", &m2, only); err == nil || !strings.Contains(err.Error(), `no metric "m2" for a`) {
+		t.Errorf("metric of another scheduler: got %v", err)
 	}
 }
 

@@ -1,6 +1,7 @@
 package claims
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -18,7 +19,7 @@ const (
 	NotReproduced = "not reproduced" // the opposite direction (or a value outside the tolerance)
 	Tie           = "tie"            // the interval contains "no difference"
 	OneSeed       = "one seed"       // a single pair: no interval, no verdict
-	NoData        = "no data"        // no cell with a value
+	NoData        = "no data"        // no cell with a value, or results that do not record the metric
 )
 
 // Estimate is netsched's side of a claim: for ratios and trends the
@@ -118,6 +119,11 @@ func sign(x float64) int {
 func Evaluate(paper string, c *Claim, t *report.Table) (Result, error) {
 	r := Result{Paper: paper, Claim: *c}
 	fail := func(err error) (Result, error) {
+		if errors.Is(err, errNotRecorded) {
+			r.Est = Estimate{Value: math.NaN(), Low: math.NaN(), High: math.NaN()}
+			r.Verdict = NoData
+			return r, nil
+		}
 		return r, fmt.Errorf("%s/%s claim %s: %w", paper, c.Entry, c.ID, err)
 	}
 	at := merge(c.At, c.Cell.At)
@@ -197,6 +203,11 @@ func merge(a, b map[string]string) map[string]string {
 	return out
 }
 
+// errNotRecorded: the results hold no row of the metric at all (results
+// made before the entry recorded it); the claim has no data until the
+// entry is rerun.
+var errNotRecorded = errors.New("the results do not record the metric")
+
 // pick returns the metric's value per seed for the one cell per seed that
 // has the scheduler and the grid values of at. A grid parameter that at
 // leaves open and that varies among the matching rows is an error naming
@@ -213,9 +224,10 @@ func pick(t *report.Table, metric, sched string, at map[string]string) (map[uint
 	}
 	out := map[uint64]float64{}
 	open := map[int]map[string]bool{}
-	scheds, metrics := map[string]bool{}, map[string]bool{}
+	scheds, metrics, recorded := map[string]bool{}, map[string]bool{}, false
 	for _, r := range t.Rows {
 		scheds[r.Scheduler] = true
+		recorded = recorded || r.Metric == metric
 		if r.Scheduler != sched {
 			continue
 		}
@@ -254,6 +266,8 @@ func pick(t *report.Table, metric, sched string, at map[string]string) (map[uint
 	}
 	if len(out) == 0 {
 		switch {
+		case !recorded:
+			return nil, fmt.Errorf("%w: %s", errNotRecorded, metric)
 		case !scheds[sched]:
 			return nil, fmt.Errorf("no scheduler %q in the results (have %s)", sched, strings.Join(slices.Sorted(maps.Keys(scheds)), ", "))
 		case !metrics[metric]:

@@ -35,6 +35,19 @@ func TestLedgerFollowsCommittedResults(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// A claim reads a metric its entry records (a claim whose committed
+	// results predate the metric judges "no data" until the entry is rerun).
+	for _, f := range files {
+		for _, c := range f.Claims {
+			sw, err := experiment.LoadCatalog(f.Paper + "/" + c.Entry)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Contains(sw.Metrics, c.Metric) {
+				t.Errorf("%s claim %s reads %s, which entry %s/%s does not record (metrics: %v)", f.Paper, c.ID, c.Metric, f.Paper, c.Entry, sw.Metrics)
+			}
+		}
+	}
 	results, err := claims.EvaluateAll(files, tables)
 	if err != nil {
 		t.Fatal(err)

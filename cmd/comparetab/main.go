@@ -12,7 +12,7 @@
 //
 // Usage:
 //
-//	comparetab [-baseline fair] [-metrics jct.mean,jct.p99,...] DIR...
+//	comparetab [-baseline fair] [-metrics jct.mean,jct.p99,...] [-page FILE -block NAME] DIR...
 //
 // Each DIR holds a results.csv; the workload's name is the DIR's base name.
 package main
@@ -36,6 +36,8 @@ import (
 func main() {
 	baseline := flag.String("baseline", "fair", "scheduler label every entry is relative to")
 	metrics := flag.String("metrics", "jct.mean,jct.p99,makespan,throughput,workflows.wct.mean,bytes.total.cross_rack,bytes.ocs_bytes", "metrics, one table each, in this order")
+	page := flag.String("page", "", "write the tables into this Markdown page, between the markers of -block, instead of printing them")
+	block := flag.String("block", "tables", "the name in the page's markers <!-- comparetab:NAME:begin --> and <!-- comparetab:NAME:end -->")
 	flag.Usage = func() {
 		fmt.Fprintln(flag.CommandLine.Output(), "usage: comparetab [-baseline LABEL] [-metrics M1,M2,...] DIR...")
 		flag.PrintDefaults()
@@ -54,7 +56,16 @@ func main() {
 		}
 		ws = append(ws, w)
 	}
-	if err := write(os.Stdout, ws, *baseline, strings.Split(*metrics, ",")); err != nil {
+	var b strings.Builder
+	if err := write(&b, ws, *baseline, strings.Split(*metrics, ",")); err != nil {
+		fmt.Fprintln(os.Stderr, "comparetab:", err)
+		os.Exit(1)
+	}
+	if *page == "" {
+		fmt.Print(b.String())
+		return
+	}
+	if err := updatePage(*page, *block, b.String()); err != nil {
 		fmt.Fprintln(os.Stderr, "comparetab:", err)
 		os.Exit(1)
 	}
@@ -236,6 +247,33 @@ func absolute(m string, v float64) string {
 		return units.FormatDuration(math.Round(v))
 	}
 	return fmt.Sprintf("%.4g", v)
+}
+
+// markers delimit a generated block of a page.
+func markers(block string) (begin, end string) {
+	return "<!-- comparetab:" + block + ":begin (generated; do not edit) -->", "<!-- comparetab:" + block + ":end -->"
+}
+
+// replaceBlock puts tables between the block's markers in text.
+func replaceBlock(name, text, block, tables string) (string, error) {
+	begin, end := markers(block)
+	i, j := strings.Index(text, begin), strings.Index(text, end)
+	if i < 0 || j < i {
+		return "", fmt.Errorf("%s has no block %q: add the lines\n%s\n%s", name, block, begin, end)
+	}
+	return text[:i] + begin + "\n\n" + tables + "\n" + text[j:], nil
+}
+
+func updatePage(path, block, tables string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	text, err := replaceBlock(path, string(data), block, tables)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, []byte(text), 0o644)
 }
 
 func firstLine(s string) string {
