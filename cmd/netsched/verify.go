@@ -164,9 +164,13 @@ func headCommit() string {
 	return c
 }
 
-// lastCommit names the commit that last changed path ("uncommitted" when
-// it has changes of its own, "unknown" outside git).
+// lastCommit names the commit that last changed path, or for results not
+// yet committed the checked-out code that made them (headCommit); "unknown"
+// outside git.
 func lastCommit(root, path string) string {
+	if st, err := exec.Command("git", "-C", root, "status", "--porcelain", "--", path).Output(); err == nil && len(strings.TrimSpace(string(st))) > 0 {
+		return headCommit()
+	}
 	out, err := exec.Command("git", "-C", root, "log", "-1", "--format=%h", "--abbrev=7", "--", path).Output()
 	if err != nil || len(strings.TrimSpace(string(out))) == 0 {
 		return "unknown"
