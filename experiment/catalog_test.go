@@ -35,7 +35,7 @@ func TestDelayLocalityExpansion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// fair does not take skips: 3 seeds; delay: 6 skip counts x 3 seeds.
+	// fair does not take skips: 10 seeds; delay: 6 skip counts x 10 seeds.
 	cells := Expand(sw)
 	fair := 0
 	for _, c := range cells {
@@ -46,8 +46,8 @@ func TestDelayLocalityExpansion(t *testing.T) {
 			}
 		}
 	}
-	if len(cells) != 21 || fair != 3 {
-		t.Errorf("%d cells (%d fair), want 21 (3 fair)", len(cells), fair)
+	if len(cells) != 70 || fair != 10 {
+		t.Errorf("%d cells (%d fair), want 70 (10 fair)", len(cells), fair)
 	}
 }
 
