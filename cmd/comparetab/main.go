@@ -35,7 +35,7 @@ import (
 
 func main() {
 	baseline := flag.String("baseline", "fair", "scheduler label every entry is relative to")
-	metrics := flag.String("metrics", "jct.mean,jct.p99,makespan,throughput,workflows.wct.mean,bytes.total.cross_rack,bytes.ocs_bytes", "metrics, one table each, in this order")
+	metrics := flag.String("metrics", defaultMetrics, "metrics, one table each, in this order")
 	page := flag.String("page", "", "write the tables into this Markdown page, between the markers of -block, instead of printing them")
 	block := flag.String("block", "tables", "the name in the page's markers <!-- comparetab:NAME:begin --> and <!-- comparetab:NAME:end -->")
 	flag.Usage = func() {
@@ -70,6 +70,8 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+const defaultMetrics = "jct.mean,jct.p99,makespan,throughput,workflows.wct.mean,bytes.total.cross_rack,bytes.ocs_bytes"
 
 // workload is one sweep's results: value[scheduler][metric][seed].
 type workload struct {
@@ -247,6 +249,29 @@ func absolute(m string, v float64) string {
 		return units.FormatDuration(math.Round(v))
 	}
 	return fmt.Sprintf("%.4g", v)
+}
+
+// pageBlock is a generated table block of docs/comparison.md: the
+// workloads (under docs/reproductions/compare) and metrics it shows.
+type pageBlock struct {
+	name      string
+	workloads []string
+	metrics   []string
+}
+
+// dirs are the block's result directories from the repository root.
+func (b pageBlock) dirs() []string {
+	var out []string
+	for _, w := range b.workloads {
+		out = append(out, "docs/reproductions/compare/"+w)
+	}
+	return out
+}
+
+// comparisonBlocks are docs/comparison.md's generated tables.
+var comparisonBlocks = []pageBlock{
+	{"tables", []string{"coflow", "fb2010", "fb2009", "hybrid", "workflows", "heterogeneous"}, strings.Split(defaultMetrics, ",")},
+	{"layers", []string{"layers"}, []string{"jct.mean", "jct.p99", "makespan"}},
 }
 
 // markers delimit a generated block of a page.

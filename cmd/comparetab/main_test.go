@@ -43,3 +43,36 @@ func TestTables(t *testing.T) {
 		t.Error("an absent baseline accepted")
 	}
 }
+
+// docs/comparison.md's tables are comparetab's output on the committed
+// results: nothing in them is typed by hand, and a regenerated workload
+// that was not carried into the page fails here.
+func TestComparisonPageFollowsResults(t *testing.T) {
+	root := filepath.Join("..", "..")
+	page, err := os.ReadFile(filepath.Join(root, "docs", "comparison.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range comparisonBlocks {
+		var ws []workload
+		for _, name := range b.workloads {
+			w, err := readWorkload(filepath.Join(root, "docs", "reproductions", "compare", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ws = append(ws, w)
+		}
+		var out strings.Builder
+		if err := write(&out, ws, "fair", b.metrics); err != nil {
+			t.Fatal(err)
+		}
+		want, err := replaceBlock("docs/comparison.md", string(page), b.name, out.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want != string(page) {
+			t.Errorf("docs/comparison.md's block %q is not comparetab's output on the committed results; rerun\n  go run ./cmd/comparetab -page docs/comparison.md -block %s -metrics %s %s",
+				b.name, b.name, strings.Join(b.metrics, ","), strings.Join(b.dirs(), " "))
+		}
+	}
+}
