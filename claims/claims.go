@@ -13,7 +13,6 @@
 package claims
 
 import (
-	"bytes"
 	"fmt"
 	"io/fs"
 	"math"
@@ -235,14 +234,4 @@ func Entries(files []*File) []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-// trimFloat prints a number briefly for tables (4 significant digits).
-func trimFloat(v float64) string {
-	if math.IsNaN(v) {
-		return ""
-	}
-	var b bytes.Buffer
-	b.WriteString(strconv.FormatFloat(v, 'g', 4, 64))
-	return b.String()
 }

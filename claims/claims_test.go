@@ -128,21 +128,3 @@ func TestParseRejects(t *testing.T) {
 		}
 	}
 }
-
-func TestUpdatePage(t *testing.T) {
-	page := "# P\n\ntext\n\n" + BeginMarker + "\nold table\n" + EndMarker + "\n\nmore\n"
-	got, err := UpdatePage("p.md", page, "NEW\n")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := "# P\n\ntext\n\n" + BeginMarker + "\n\nNEW\n\n" + EndMarker + "\n\nmore\n"
-	if got != want {
-		t.Errorf("got\n%s\nwant\n%s", got, want)
-	}
-	if again, _ := UpdatePage("p.md", got, "NEW\n"); again != got {
-		t.Error("updating twice with the same table changes the page")
-	}
-	if _, err := UpdatePage("p.md", "# no markers\n", "x"); err == nil {
-		t.Error("a page without markers: want an error")
-	}
-}

@@ -176,17 +176,7 @@ func Evaluate(paper string, c *Claim, t *report.Table) (Result, error) {
 
 // ratioOf pairs two cells' values by seed.
 func ratioOf(num, den map[uint64]float64) Estimate {
-	var a, b []float64
-	var seeds []uint64
-	for _, s := range sortedSeeds(num) {
-		d, ok := den[s]
-		if !ok || !(num[s] > 0) || !(d > 0) || math.IsInf(num[s], 0) || math.IsInf(d, 0) {
-			continue
-		}
-		a, b = append(a, num[s]), append(b, d)
-		seeds = append(seeds, s)
-	}
-	r, _ := stats.PairedRatio(a, b) // equal lengths by construction
+	r, seeds := stats.PairedBySeed(num, den)
 	return Estimate{N: r.N, Value: r.Geo, Low: r.Low, High: r.High, Seeds: seeds}
 }
 

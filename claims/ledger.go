@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"github.com/netsched/netsched/internal/mdblock"
 	"math"
 	"strconv"
 	"strings"
@@ -181,10 +182,5 @@ func Counts(rs []Result) string {
 // UpdatePage replaces the generated block between the markers of page
 // (named in messages) with table.
 func UpdatePage(name, page, table string) (string, error) {
-	i := strings.Index(page, BeginMarker)
-	j := strings.Index(page, EndMarker)
-	if i < 0 || j < i {
-		return "", fmt.Errorf("%s has no generated claims block; add the two lines\n%s\n%s\nwhere the claims table belongs", name, BeginMarker, EndMarker)
-	}
-	return page[:i] + BeginMarker + "\n\n" + table + "\n" + page[j:], nil
+	return mdblock.Replace(name, page, BeginMarker, EndMarker, table)
 }

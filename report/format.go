@@ -60,22 +60,8 @@ func roundSig(v float64, digits int) float64 {
 	return f
 }
 
-// FormatRatio renders a paired ratio: "0.873 [0.812, 0.938]" over several
-// seeds, "tie 0.980 [0.910, 1.050]" when the interval contains 1, and
-// "0.873" alone for one seed or when every seed gives the same ratio.
-func FormatRatio(r stats.Ratio) string {
-	switch {
-	case r.N == 0:
-		return "-"
-	case r.N == 1 || (r.Low == r.Geo && r.High == r.Geo):
-		return formatRatio(r.Geo) // no interval, or every seed gives the same ratio
-	}
-	s := fmt.Sprintf("%s [%s, %s]", formatRatio(r.Geo), formatRatio(r.Low), formatRatio(r.High))
-	if r.Tie() {
-		s = "tie " + s
-	}
-	return s
-}
+// FormatRatio renders a paired ratio with three decimals (stats.Ratio.Format).
+func FormatRatio(r stats.Ratio) string { return r.Format(3) }
 
 // formatRatio renders a normalized value ("0.873").
 func formatRatio(v float64) string {

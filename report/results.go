@@ -242,22 +242,18 @@ func ratio(a, b float64) float64 {
 }
 
 // pairedRatio compares a scheduler's cells with the baseline's on the same
-// seeds (package stats: geometric mean of the per-seed ratios, 95% interval).
+// seeds (stats.PairedBySeed).
 func pairedRatio(cells, base []*Cell, metric string) stats.Ratio {
-	bySeed := map[uint64]float64{}
-	for _, c := range base {
-		if v, ok := c.Values[metric]; ok {
-			bySeed[c.Seed] = v
-		}
-	}
-	var a, b []float64
-	for _, c := range cells {
-		v, ok := c.Values[metric]
-		w, paired := bySeed[c.Seed]
-		if ok && paired {
-			a, b = append(a, v), append(b, w)
-		}
-	}
-	r, _ := stats.PairedRatio(a, b) // equal lengths
+	r, _ := stats.PairedBySeed(bySeed(cells, metric), bySeed(base, metric))
 	return r
+}
+
+func bySeed(cells []*Cell, metric string) map[uint64]float64 {
+	out := map[uint64]float64{}
+	for _, c := range cells {
+		if v, ok := c.Values[metric]; ok {
+			out[c.Seed] = v
+		}
+	}
+	return out
 }

@@ -13,7 +13,10 @@ package stats
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
+	"strconv"
 )
 
 // Level is the confidence level of every interval netsched prints.
@@ -36,15 +39,41 @@ func (r Ratio) Tie() bool {
 	return r.Low <= 1 && 1 <= r.High
 }
 
-// String renders the ratio as "0.731 [0.702, 0.760]" (or "0.731 (1 seed)").
-func (r Ratio) String() string {
+// Format renders the ratio with digits decimals: "0.873 [0.812, 0.938]"
+// over several seeds, "tie 0.980 [0.910, 1.050]" when the interval
+// contains 1, the ratio alone for one seed or when every seed gives the
+// same ratio, and "-" without a pair.
+func (r Ratio) Format(digits int) string {
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', digits, 64) }
 	switch {
 	case r.N == 0:
-		return "n/a"
-	case r.N == 1:
-		return fmt.Sprintf("%.3g (1 seed)", r.Geo)
+		return "-"
+	case r.N == 1 || (r.Low == r.Geo && r.High == r.Geo):
+		return f(r.Geo)
 	}
-	return fmt.Sprintf("%.3g [%.3g, %.3g]", r.Geo, r.Low, r.High)
+	s := fmt.Sprintf("%s [%s, %s]", f(r.Geo), f(r.Low), f(r.High))
+	if r.Tie() {
+		s = "tie " + s
+	}
+	return s
+}
+
+// PairedBySeed compares treatment and baseline values keyed by seed on the
+// seeds both have (PairedRatio); seeds lists the pairs it used, in order.
+func PairedBySeed(treatment, baseline map[uint64]float64) (r Ratio, seeds []uint64) {
+	var a, b []float64
+	for _, s := range slices.Sorted(maps.Keys(treatment)) {
+		v, ok := baseline[s]
+		if !ok {
+			continue
+		}
+		if positive(treatment[s]) && positive(v) {
+			seeds = append(seeds, s)
+		}
+		a, b = append(a, treatment[s]), append(b, v)
+	}
+	r, _ = PairedRatio(a, b) // equal lengths by construction
+	return r, seeds
 }
 
 // PairedRatio compares treatment[i] with baseline[i], where index i is the

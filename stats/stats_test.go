@@ -131,7 +131,18 @@ func TestPairedRatioTiesAndDrops(t *testing.T) {
 	if _, err := PairedRatio([]float64{1}, []float64{1, 2}); err == nil {
 		t.Error("unequal lengths: want an error")
 	}
-	if one, _ := PairedRatio([]float64{3}, []float64{1}); !one.Tie() || one.String() != "3 (1 seed)" {
-		t.Errorf("one pair: %v tie=%v; one seed shows no difference", one, one.Tie())
+	if one, _ := PairedRatio([]float64{3}, []float64{1}); !one.Tie() || one.Format(2) != "3.00" {
+		t.Errorf("one pair: %v tie=%v; one seed shows no difference", one.Format(2), one.Tie())
+	}
+	if got := (Ratio{N: 3, Geo: 1.02, Low: 0.9, High: 1.1}).Format(3); got != "tie 1.020 [0.900, 1.100]" {
+		t.Errorf("tie: %q", got)
+	}
+	if got := (Ratio{N: 3, Geo: 0.5, Low: 0.4, High: 0.6}).Format(2); got != "0.50 [0.40, 0.60]" {
+		t.Errorf("difference: %q", got)
+	}
+	// PairedBySeed pairs on common seeds and lists those it used.
+	r, seeds := PairedBySeed(map[uint64]float64{1: 2, 2: 4, 3: 0, 5: 1}, map[uint64]float64{1: 1, 2: 2, 3: 1, 4: 9})
+	if r.N != 2 || r.Dropped != 1 || len(seeds) != 2 || seeds[0] != 1 || seeds[1] != 2 || math.Abs(r.Geo-2) > 1e-12 {
+		t.Errorf("PairedBySeed: %+v seeds %v", r, seeds)
 	}
 }

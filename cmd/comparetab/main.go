@@ -28,6 +28,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/netsched/netsched/internal/mdblock"
 	"github.com/netsched/netsched/internal/units"
 	"github.com/netsched/netsched/report"
 	"github.com/netsched/netsched/stats"
@@ -189,27 +190,14 @@ func entry(w workload, s, baseline, m string) string {
 	if s == baseline {
 		return "1"
 	}
-	var a, b []float64
-	for _, seed := range slices.Sorted(maps.Keys(w.value[s][m])) {
-		if v, ok := w.value[baseline][m][seed]; ok {
-			a, b = append(a, w.value[s][m][seed]), append(b, v)
-		}
-	}
-	r, _ := stats.PairedRatio(a, b) // equal lengths
+	r, _ := stats.PairedBySeed(w.value[s][m], w.value[baseline][m])
 	if r.N == 0 {
 		if _, failed := w.errs[s]; failed {
 			return "n/a"
 		}
 		return "-"
 	}
-	if r.N == 1 || (r.Low == r.Geo && r.High == r.Geo) {
-		return fmt.Sprintf("%.2f", r.Geo)
-	}
-	e := fmt.Sprintf("%.2f [%.2f, %.2f]", r.Geo, r.Low, r.High)
-	if r.Tie() {
-		e = "tie " + e
-	}
-	return e
+	return r.Format(2)
 }
 
 func mean(xs []float64) float64 {
@@ -282,11 +270,7 @@ func markers(block string) (begin, end string) {
 // replaceBlock puts tables between the block's markers in text.
 func replaceBlock(name, text, block, tables string) (string, error) {
 	begin, end := markers(block)
-	i, j := strings.Index(text, begin), strings.Index(text, end)
-	if i < 0 || j < i {
-		return "", fmt.Errorf("%s has no block %q: add the lines\n%s\n%s", name, block, begin, end)
-	}
-	return text[:i] + begin + "\n\n" + tables + "\n" + text[j:], nil
+	return mdblock.Replace(name, text, begin, end, tables)
 }
 
 func updatePage(path, block, tables string) error {
