@@ -20,13 +20,15 @@ func TestCompareNormalizesToTheFirstScheduler(t *testing.T) {
 	}
 	for k, m := range CompareMetrics {
 		if m == "workflows.wct.mean" { // tiny.yaml has no workflows: undefined, not 1
-			if !math.IsNaN(c.Rows[0].Mean[k]) || !math.IsNaN(c.Rows[0].Norm[k]) {
-				t.Errorf("%s: mean %v, normalized %v; want NaN without workflows", m, c.Rows[0].Mean[k], c.Rows[0].Norm[k])
+			if !math.IsNaN(c.Rows[0].Mean[k]) || c.Rows[0].Ratio[k].N != 0 {
+				t.Errorf("%s: mean %v, ratio %+v; want NaN and no pair without workflows", m, c.Rows[0].Mean[k], c.Rows[0].Ratio[k])
 			}
 			continue
 		}
-		if c.Rows[0].Norm[k] != 1 {
-			t.Errorf("baseline %s normalized to %v", m, c.Rows[0].Norm[k])
+		// The baseline against itself: ratio 1 on every seed where the
+		// value is positive (a zero has no log-ratio: no pair).
+		if r := c.Rows[0].Ratio[k]; (c.Rows[0].Mean[k] > 0 && (r.N != 2 || r.Geo != 1 || r.Low != 1 || r.High != 1)) || (c.Rows[0].Mean[k] == 0 && r.N != 0) {
+			t.Errorf("baseline %s (mean %v) relative to itself: %+v", m, c.Rows[0].Mean[k], r)
 		}
 		if c.Rows[0].Seeds != 2 {
 			t.Errorf("baseline averaged %d runs", c.Rows[0].Seeds)
@@ -47,8 +49,9 @@ func TestCompareNormalizesToTheFirstScheduler(t *testing.T) {
 			}
 		}
 	}
-	if want := (fair[0] + fair[1]) / (fifo[0] + fifo[1]); c.Rows[1].Norm[0] != want {
-		t.Errorf("fair mean JCT normalized %v, want %v", c.Rows[1].Norm[0], want)
+	// Paired by seed: the geometric mean of the two per-seed ratios.
+	if want := math.Sqrt(fair[0] / fifo[0] * fair[1] / fifo[1]); math.Abs(c.Rows[1].Ratio[0].Geo-want) > 1e-12*want {
+		t.Errorf("fair mean JCT relative to fifo %v, want %v", c.Rows[1].Ratio[0].Geo, want)
 	}
 	for _, f := range []string{"results.csv", "results.parquet", "report.html", "figures/jct-cdf.svg", "figures/gantt-fifo.svg"} {
 		if st, err := os.Stat(filepath.Join(out, f)); err != nil || st.Size() == 0 {

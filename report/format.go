@@ -63,14 +63,6 @@ func roundSig(v float64, digits int) float64 {
 // FormatRatio renders a paired ratio with three decimals (stats.Ratio.Format).
 func FormatRatio(r stats.Ratio) string { return r.Format(3) }
 
-// formatRatio renders a normalized value ("0.873").
-func formatRatio(v float64) string {
-	if math.IsNaN(v) {
-		return "-"
-	}
-	return strconv.FormatFloat(v, 'f', 3, 64)
-}
-
 // WriteComparison prints the comparison as two aligned tables: every
 // metric normalized to the baseline (the first row), then the absolute
 // values (mean over seeds).

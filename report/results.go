@@ -168,7 +168,6 @@ type Comparison struct {
 	Scheduler string
 	Seeds     int // successful runs averaged
 	Mean, SD  []float64
-	Norm      []float64     // Mean / baseline Mean (NaN when undefined)
 	Ratio     []stats.Ratio // paired by seed with the baseline: geometric-mean ratio and its 95% interval
 }
 
@@ -212,13 +211,8 @@ func (r *Results) Compare(metricNames []string, baseline string, at map[string]s
 			return nil, fmt.Errorf("baseline %q has no successful run at this point (schedulers: %v)", baseline, r.Schedulers)
 		}
 	}
-	base := out[bi].Mean
 	baseCells := r.okCells(out[bi].Scheduler, p, -1)
 	for i := range out {
-		out[i].Norm = make([]float64, len(base))
-		for k, b := range base {
-			out[i].Norm[k] = ratio(out[i].Mean[k], b)
-		}
 		cells := r.okCells(out[i].Scheduler, p, -1)
 		for _, m := range metricNames {
 			out[i].Ratio = append(out[i].Ratio, pairedRatio(cells, baseCells, m))

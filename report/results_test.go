@@ -7,6 +7,25 @@ import (
 	"testing"
 )
 
+// geos builds ratios from their geometric means; geoOf reads them back.
+func geos(gs ...float64) []stats.Ratio {
+	out := make([]stats.Ratio, len(gs))
+	for i, g := range gs {
+		out[i].Geo = g
+	}
+	return out
+}
+
+func geoOf(rs []stats.Ratio) []float64 {
+	out := make([]float64, len(rs))
+	for i, r := range rs {
+		out[i] = r.Geo
+	}
+	return out
+}
+
+// Per seed the fixture's delay runs 17 and 18 s where fair runs 21 and 22
+// (15 and 16 with skips 5): the paired ratio is the geometric mean.
 func TestCompareAveragesAndNormalizes(t *testing.T) {
 	r, err := LoadResults(fixture(t))
 	if err != nil {
@@ -20,16 +39,16 @@ func TestCompareAveragesAndNormalizes(t *testing.T) {
 		want     []Comparison
 	}{
 		{"first point, first baseline", "", nil, []Comparison{
-			{Scheduler: "fair", Seeds: 2, Mean: []float64{21.5, 40}, SD: []float64{sd, 0}, Norm: []float64{1, 1}},
-			{Scheduler: "delay", Seeds: 2, Mean: []float64{17.5, 40}, SD: []float64{sd, 0}, Norm: []float64{17.5 / 21.5, 1}},
+			{Scheduler: "fair", Seeds: 2, Mean: []float64{21.5, 40}, SD: []float64{sd, 0}, Ratio: geos(1, 1)},
+			{Scheduler: "delay", Seeds: 2, Mean: []float64{17.5, 40}, SD: []float64{sd, 0}, Ratio: geos(math.Sqrt(17.0*18/(21*22)), 1)},
 		}},
 		{"skips 5", "", map[string]string{"scheduler.params.skips": "5"}, []Comparison{
-			{Scheduler: "fair", Seeds: 2, Mean: []float64{21.5, 40}, SD: []float64{sd, 0}, Norm: []float64{1, 1}},
-			{Scheduler: "delay", Seeds: 2, Mean: []float64{15.5, 40}, SD: []float64{sd, 0}, Norm: []float64{15.5 / 21.5, 1}},
+			{Scheduler: "fair", Seeds: 2, Mean: []float64{21.5, 40}, SD: []float64{sd, 0}, Ratio: geos(1, 1)},
+			{Scheduler: "delay", Seeds: 2, Mean: []float64{15.5, 40}, SD: []float64{sd, 0}, Ratio: geos(math.Sqrt(15.0*16/(21*22)), 1)},
 		}},
 		{"delay as baseline leads", "delay", nil, []Comparison{
-			{Scheduler: "delay", Seeds: 2, Mean: []float64{17.5, 40}, SD: []float64{sd, 0}, Norm: []float64{1, 1}},
-			{Scheduler: "fair", Seeds: 2, Mean: []float64{21.5, 40}, SD: []float64{sd, 0}, Norm: []float64{21.5 / 17.5, 1}},
+			{Scheduler: "delay", Seeds: 2, Mean: []float64{17.5, 40}, SD: []float64{sd, 0}, Ratio: geos(1, 1)},
+			{Scheduler: "fair", Seeds: 2, Mean: []float64{21.5, 40}, SD: []float64{sd, 0}, Ratio: geos(math.Sqrt(21.0*22/(17*18)), 1)},
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -42,7 +61,7 @@ func TestCompareAveragesAndNormalizes(t *testing.T) {
 			}
 			for i, w := range tc.want {
 				g := got[i]
-				if g.Scheduler != w.Scheduler || g.Seeds != w.Seeds || !close(g.Mean, w.Mean) || !close(g.SD, w.SD) || !close(g.Norm, w.Norm) {
+				if g.Scheduler != w.Scheduler || g.Seeds != w.Seeds || !close(g.Mean, w.Mean) || !close(g.SD, w.SD) || !close(geoOf(g.Ratio), geoOf(w.Ratio)) {
 					t.Errorf("row %d = %+v, want %+v", i, g, w)
 				}
 			}
@@ -97,9 +116,8 @@ func TestMeanSD(t *testing.T) {
 func TestWriteComparison(t *testing.T) {
 	var b strings.Builder
 	cmp := []Comparison{
-		{Scheduler: "fifo", Seeds: 2, Mean: []float64{12.34, 2.5e9, 0.15}, Norm: []float64{1, 1, 1},
-			Ratio: []stats.Ratio{{N: 2, Geo: 1, Low: 1, High: 1}, {N: 2, Geo: 1, Low: 1, High: 1}, {N: 2, Geo: 1, Low: 1, High: 1}}},
-		{Scheduler: "fair", Seeds: 2, Mean: []float64{10.1, 0, math.NaN()}, Norm: []float64{10.1 / 12.34, 0, math.NaN()},
+		{Scheduler: "fifo", Seeds: 2, Mean: []float64{12.34, 2.5e9, 0.15}, Ratio: []stats.Ratio{{N: 2, Geo: 1, Low: 1, High: 1}, {N: 2, Geo: 1, Low: 1, High: 1}, {N: 2, Geo: 1, Low: 1, High: 1}}},
+		{Scheduler: "fair", Seeds: 2, Mean: []float64{10.1, 0, math.NaN()},
 			Ratio: []stats.Ratio{{N: 2, Geo: 0.818, Low: 0.7, High: 0.95}, {N: 0}, {N: 2, Geo: 1.02, Low: 0.9, High: 1.1}}},
 	}
 	if err := WriteComparison(&b, cmp, []string{"jct.mean", "bytes.total.cross_rack", "throughput"}); err != nil {
