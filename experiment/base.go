@@ -52,5 +52,5 @@ func (sw *Sweep) BaseScenario(scheduler string, seed uint64, changes []string) (
 	if err != nil {
 		return nil, err
 	}
-	return scenario.Parse(sw.Name+".yaml", text, sw.BaseDir)
+	return scenario.ParseWithData(sw.Name+".yaml", text, sw.BaseDir, sw.DataDir)
 }

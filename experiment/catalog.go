@@ -4,6 +4,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/netsched/netsched/internal/outdir"
 	"github.com/netsched/netsched/report"
+	"github.com/netsched/netsched/scenario"
 )
 
 // The reproduction catalog: one sweep file per figure of a paper,
@@ -50,6 +52,12 @@ func Catalog() []string {
 	return out
 }
 
+// DataEnv names the environment variable that says where the catalog's
+// traces are: a directory holding the files that the entries name as
+// ../shared/traces/<file>. Unset, they are read relative to the
+// repository root (the shared traces beside the checkout).
+const DataEnv = "NETSCHED_DATA"
+
 // LoadCatalog reads one catalog entry.
 func LoadCatalog(name string) (*Sweep, error) {
 	if !slices.Contains(Catalog(), name) {
@@ -64,7 +72,29 @@ func LoadCatalog(name string) (*Sweep, error) {
 	if root, err := RepoRoot(); err == nil && sw.BaseDir == "." {
 		sw.BaseDir = root
 	}
+	sw.DataDir = os.Getenv(DataEnv)
 	return sw, nil
+}
+
+// checkTraces fails when the trace of a catalog entry cannot be read,
+// naming the file and where it was looked for, before any cell runs.
+func checkTraces(name string, sw *Sweep) error {
+	w, _ := sw.Base["workload"].(map[string]any)
+	trace, _ := w["trace"].(string)
+	if trace == "" {
+		return nil
+	}
+	where := "relative to the repository root"
+	if sw.BaseDir == "." {
+		where = "relative to the working directory, which is not inside a netsched checkout"
+	}
+	if sw.DataDir != "" {
+		where = "in the data directory " + sw.DataDir
+	}
+	if _, err := os.Stat(scenario.TracePath(trace, sw.BaseDir, sw.DataDir)); err != nil {
+		return fmt.Errorf("%s reads the trace %s (%s): %w; put the shared traces beside the checkout (../shared/traces), or name the directory that holds %s with --data or %s", name, trace, where, err, filepath.Base(trace), DataEnv)
+	}
+	return nil
 }
 
 // ReproduceOptions say where a reproduction writes.
@@ -98,6 +128,9 @@ func Reproduce(name string, opts ReproduceOptions) (*Reproduction, error) {
 	}
 	if opts.ReportDir == "" {
 		opts.ReportDir = filepath.Join(opts.Out, "report")
+	}
+	if err := checkTraces(name, sw); err != nil {
+		return nil, err
 	}
 	if !opts.Shard.Whole() {
 		return nil, fmt.Errorf("reproduce runs the whole sweep; for shards use `netsched sweep` on experiment/catalog/%s.yaml, then merge and report", name)

@@ -49,7 +49,7 @@ func runCell(sw *Sweep, c *Cell, out string) ([]byte, error) {
 	if c.Err != "" {
 		return fail(errors.New(c.Err))
 	}
-	sc, err := scenario.Parse(scenarioName(c.ID), text, sw.BaseDir)
+	sc, err := scenario.ParseWithData(scenarioName(c.ID), text, sw.BaseDir, sw.DataDir)
 	if err != nil {
 		return fail(err)
 	}

@@ -3,6 +3,7 @@ package experiment
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -44,5 +45,48 @@ func TestCatalogTracesFromAnyDirectory(t *testing.T) {
 	t.Chdir(t.TempDir()) // outside a checkout: relative to the working directory
 	if sw, err = LoadCatalog("compare/fb2009"); err != nil || sw.BaseDir != "." {
 		t.Errorf("outside a checkout: BaseDir %q, err %v; want \".\"", sw.BaseDir, err)
+	}
+}
+
+// A catalog entry whose trace is missing stops before any cell runs, with
+// an error that names the file and the two ways to provide it; the data
+// directory (NETSCHED_DATA, or `reproduce --data`) is where it is then
+// looked for.
+func TestCatalogTraceMissingOrElsewhere(t *testing.T) {
+	empty := t.TempDir()
+	t.Setenv(DataEnv, empty)
+	sw, err := LoadCatalog("compare/fb2009")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sw.DataDir != empty {
+		t.Errorf("DataDir %q, want %q from %s", sw.DataDir, empty, DataEnv)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	_, err = Reproduce("compare/fb2009", ReproduceOptions{Options: Options{Out: out}})
+	if err == nil {
+		t.Fatal("ran without its trace")
+	}
+	for _, want := range []string{"FB-2009_samples_24_times_1hr_0.tsv", empty, "--data", DataEnv} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not name %q", err, want)
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a cell ran before the missing trace was found: %v", err)
+	}
+
+	// The trace found in the data directory, from outside any checkout.
+	data := t.TempDir()
+	if err := os.WriteFile(filepath.Join(data, "FB-2009_samples_24_times_1hr_0.tsv"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(DataEnv, data)
+	t.Chdir(t.TempDir())
+	if sw, err = LoadCatalog("compare/fb2009"); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkTraces("compare/fb2009", sw); err != nil {
+		t.Errorf("trace in the data directory not found: %v", err)
 	}
 }

@@ -17,6 +17,7 @@ type Sweep struct {
 	Base     map[string]any // the scenario document every cell starts from
 	BaseName string         // where Base came from, for messages
 	BaseDir  string         // anchors relative trace paths of the scenario
+	DataDir  string         // when set, relative trace paths are read as DataDir/<file name>
 
 	Schedulers []SchedulerChoice // empty: the base scenario's scheduler
 	Seeds      []uint64          // empty: the base scenario's seed

@@ -28,6 +28,15 @@ func Load(path string) (*Scenario, error) {
 // relative trace paths. Every error is an *Error naming name, a line and a
 // column.
 func Parse(name string, data []byte, baseDir string) (*Scenario, error) {
+	return ParseWithData(name, data, baseDir, "")
+}
+
+// ParseWithData is Parse with a data directory: when dataDir is not empty,
+// each relative trace path is read as dataDir/<its file name> instead of
+// under baseDir. It is how catalog entries, which name their traces
+// relative to the repository root, read them from wherever the shared
+// traces are (`netsched reproduce --data`, NETSCHED_DATA).
+func ParseWithData(name string, data []byte, baseDir, dataDir string) (*Scenario, error) {
 	f, src, err := decodeFile(name, data, true)
 	if err != nil {
 		return nil, err
@@ -35,7 +44,7 @@ func Parse(name string, data []byte, baseDir string) (*Scenario, error) {
 	if l := f.Workload.held; l != nil {
 		l.sha = sha256.Sum256(data)
 	}
-	sc, err := resolve(f, src, baseDir, true)
+	sc, err := resolve(f, src, traceDirs{base: baseDir, data: dataDir}, true)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +60,7 @@ func ParseFile(name string, data []byte) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := resolve(f, src, "", false); err != nil {
+	if _, err := resolve(f, src, traceDirs{}, false); err != nil {
 		return nil, err
 	}
 	return f, nil

@@ -14,7 +14,7 @@ import (
 
 // resolveWorkload checks that exactly one workload form is given and sets
 // sc.OpenWorkload for it.
-func resolveWorkload(sc *Scenario, f *File, src *source, baseDir string, checkFiles bool) error {
+func resolveWorkload(sc *Scenario, f *File, src *source, dirs traceDirs, checkFiles bool) error {
 	w := f.Workload
 	if !src.has("workload") {
 		return src.at("workload", "missing; expected workload: with one of jobs, trace or generate")
@@ -46,7 +46,7 @@ func resolveWorkload(sc *Scenario, f *File, src *source, baseDir string, checkFi
 		}
 		return resolveJobs(sc, l, src)
 	case "trace":
-		return resolveTrace(sc, w, src, baseDir, checkFiles)
+		return resolveTrace(sc, w, src, dirs, checkFiles)
 	default:
 		open, ok := lookup(generators, w.Generate)
 		if !ok {
@@ -151,7 +151,27 @@ func (s *specSource) Next() (*workload.Job, bool, error) {
 	return &j, true, nil
 }
 
-func resolveTrace(sc *Scenario, w WorkloadSpec, src *source, baseDir string, checkFiles bool) error {
+// traceDirs say where relative trace paths are read: under base, or, when
+// data is set, as data/<file name>.
+type traceDirs struct{ base, data string }
+
+func (d traceDirs) path(p string) string { return TracePath(p, d.base, d.data) }
+
+// TracePath is where a scenario's trace path p is read: as written when
+// absolute, as dataDir/<file name> when dataDir is set, else under baseDir.
+func TracePath(p, baseDir, dataDir string) string {
+	switch {
+	case filepath.IsAbs(p):
+		return p
+	case dataDir != "":
+		return filepath.Join(dataDir, filepath.Base(p))
+	case baseDir != "":
+		return filepath.Join(baseDir, p)
+	}
+	return p
+}
+
+func resolveTrace(sc *Scenario, w WorkloadSpec, src *source, dirs traceDirs, checkFiles bool) error {
 	format := w.Format
 	if format == "" {
 		format = "native"
@@ -164,13 +184,10 @@ func resolveTrace(sc *Scenario, w WorkloadSpec, src *source, baseDir string, che
 		}
 		return src.at(where, "unknown trace format %q (known: %s)", format, known(Formats()))
 	}
-	path := w.Trace
-	if path == "" {
+	if w.Trace == "" {
 		return src.at("workload.trace", "expected the path of a trace file")
 	}
-	if !filepath.IsAbs(path) && baseDir != "" {
-		path = filepath.Join(baseDir, path)
-	}
+	path := dirs.path(w.Trace)
 	if _, err := os.Stat(path); checkFiles && err != nil {
 		return src.at("workload.trace", "cannot read the trace: %v", err)
 	}

@@ -45,7 +45,7 @@ var knowledgeModels = []string{"exact", "multiplicative", "relative", "gaussian"
 
 // resolve checks everything decoding cannot and applies the defaults.
 // checkFiles=false skips checking that a trace file exists.
-func resolve(f *File, src *source, baseDir string, checkFiles bool) (*Scenario, error) {
+func resolve(f *File, src *source, dirs traceDirs, checkFiles bool) (*Scenario, error) {
 	sc := &Scenario{File: *f, Seed: f.Seed}
 	if sc.Seed == 0 {
 		sc.Seed = DefaultSeed
@@ -64,7 +64,7 @@ func resolve(f *File, src *source, baseDir string, checkFiles bool) (*Scenario, 
 	if err := checkScheduler(sc.Scheduler, src); err != nil {
 		return nil, err
 	}
-	if err := resolveWorkload(sc, f, src, baseDir, checkFiles); err != nil {
+	if err := resolveWorkload(sc, f, src, dirs, checkFiles); err != nil {
 		return nil, err
 	}
 	return sc, nil

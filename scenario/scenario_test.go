@@ -3,6 +3,7 @@ package scenario
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -262,6 +263,19 @@ func TestTraceAndGenerator(t *testing.T) {
 	jobs := readJobs(t, sc)
 	if len(jobs) != 1 || jobs[0].ID != "x" || jobs[0].Arrival != 2 {
 		t.Errorf("trace jobs %+v", jobs)
+	}
+
+	// A data directory replaces the trace's directories: the file name is
+	// looked up there, wherever the scenario says it is.
+	sc, err = ParseWithData("d.yaml", []byte(head+"workload: {trace: ../elsewhere/jobs.yaml}\n"), "/nonexistent", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if jobs := readJobs(t, sc); len(jobs) != 1 || jobs[0].ID != "x" {
+		t.Errorf("trace jobs from the data directory %+v", jobs)
+	}
+	if _, err := ParseWithData("d.yaml", []byte(head+"workload: {trace: jobs.yaml}\n"), dir, t.TempDir()); err == nil || !strings.Contains(err.Error(), "cannot read the trace") {
+		t.Errorf("a data directory without the file: got %v, want the trace unreadable", err)
 	}
 
 	sc, err = Parse("g.yaml", []byte(head+"seed: 9\nworkload: {generate: test-gen, options: {jobs: 3}}\n"), "")

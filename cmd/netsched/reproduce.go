@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -16,7 +17,7 @@ func init() { extraCommands = append(extraCommands, newReproduceCmd) }
 // newReproduceCmd is `netsched reproduce <paper>/<figure>` and
 // `netsched reproduce --verify [TARGET]`.
 func newReproduceCmd() *cobra.Command {
-	var out, reportDir string
+	var out, reportDir, data string
 	var workers int
 	var resume, list, verify, updateDocs, committed bool
 	cmd := &cobra.Command{
@@ -36,7 +37,9 @@ the paper pages. --committed judges the committed results instead of
 rerunning (seconds instead of hours).
 
 Catalog entries read the public traces at ../shared/traces relative to the
-repository root; run inside a checkout, from any directory.`,
+repository root, from any directory inside the checkout; --data DIR (or
+NETSCHED_DATA=DIR) reads each trace as DIR/<file name> instead. A missing
+trace stops the run before any cell starts, naming the file.`,
 		Example: `  netsched reproduce --list
   netsched reproduce delay/locality
   netsched reproduce --verify css --committed
@@ -54,6 +57,14 @@ repository root; run inside a checkout, from any directory.`,
 			w := cmd.OutOrStdout()
 			if list {
 				return listCatalog(w)
+			}
+			if data != "" {
+				// One place decides where catalog traces are read:
+				// LoadCatalog, from the environment (also seen by
+				// cells run in other processes).
+				if err := os.Setenv(experiment.DataEnv, data); err != nil {
+					return err
+				}
 			}
 			opts := experiment.Options{Out: out, Workers: workers, Resume: resume, Progress: cmd.ErrOrStderr()}
 			if verify {
@@ -87,6 +98,7 @@ repository root; run inside a checkout, from any directory.`,
 	f := cmd.Flags()
 	f.StringVar(&out, "out", "", "directory for the sweep's results (default out/reproduce/PAPER/FIGURE)")
 	f.StringVar(&reportDir, "report-dir", "", "directory for the report (default OUT/report)")
+	f.StringVar(&data, "data", "", "directory holding the catalog's traces (default ../shared/traces beside the checkout; also NETSCHED_DATA)")
 	f.IntVar(&workers, "workers", 0, "cells run at once (default: one per CPU)")
 	f.BoolVar(&resume, "resume", false, "skip cells finished by an earlier run into the same --out")
 	f.BoolVar(&list, "list", false, "list the catalog")
