@@ -7,8 +7,11 @@ import (
 	"strings"
 
 	"github.com/netsched/netsched/metrics"
+	"github.com/netsched/netsched/stats"
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // gen builds the figures of one report.
@@ -88,8 +91,10 @@ func (g *gen) cdf() *Figure {
 		"Empirical CDF of every job's completion time, jobs of all seeds pooled."+g.focusText(), p)
 }
 
-// groupedBars draws one bar per scheduler in each group, normalized values.
-func (g *gen) groupedBars(title string, groups []string, vals map[string][]float64) *Figure {
+// groupedBars draws one bar per scheduler in each group, normalized
+// values; intervals, when given for a scheduler, are drawn as error bars
+// ([low, high] per group; NaN: none).
+func (g *gen) groupedBars(title string, groups []string, vals map[string][]float64, intervals map[string][][2]float64) *Figure {
 	p := newPlot(title, "", "normalized to "+g.baseline)
 	var present []string
 	for _, s := range g.r.Schedulers {
@@ -117,6 +122,9 @@ func (g *gen) groupedBars(title string, groups []string, vals map[string][]float
 		b.Offset = w * vg.Length(float64(k)-float64(len(present)-1)/2)
 		p.Add(b)
 		p.Legend.Add(s, b)
+		if eb := barErrors(intervals[s], ys); eb != nil {
+			p.Add(offsetPlotter{eb, b.Offset})
+		}
 	}
 	one := plotter.NewFunction(func(float64) float64 { return 1 })
 	one.LineStyle.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
@@ -127,57 +135,86 @@ func (g *gen) groupedBars(title string, groups []string, vals map[string][]float
 	return figure("", title, "", p)
 }
 
-// normalizedJCT: mean, p95 and p99 JCT (each run's, averaged over seeds)
-// divided by the baseline's.
+// normalizedJCT: mean, p95 and p99 JCT, each scheduler's paired by seed
+// with the baseline's: the geometric mean of the per-seed ratios, with its
+// 95% interval as an error bar (stats.PairedBySeed, as the tables).
 func (g *gen) normalizedJCT() *Figure {
-	stats := []struct {
-		label string
-		pick  func(metrics.Stats) float64
-	}{{"mean JCT", func(s metrics.Stats) float64 { return s.Mean }},
-		{"p95 JCT", func(s metrics.Stats) float64 { return s.P95 }},
-		{"p99 JCT", func(s metrics.Stats) float64 { return s.P99 }}}
-	abs := map[string][]float64{}
+	metricsShown := []struct{ label, metric string }{
+		{"mean JCT", "jct.mean"}, {"p95 JCT", "jct.p95"}, {"p99 JCT", "jct.p99"}}
+	perSeed := map[string][3]map[uint64]float64{}
 	for _, s := range g.r.Schedulers {
-		var per [3][]float64
+		var per [3]map[uint64]float64
+		for k := range per {
+			per[k] = map[uint64]float64{}
+		}
 		for _, c := range g.r.okCells(s, g.focus, -1) {
 			sum, err := readSummary(g.r.cellDir(c))
 			if err != nil {
 				g.skip("normalized JCT of %s: %v", s, err)
 				continue
 			}
-			for k, st := range stats {
-				per[k] = append(per[k], st.pick(sum.JCT))
+			for k, v := range []float64{sum.JCT.Mean, sum.JCT.P95, sum.JCT.P99} {
+				per[k][c.Seed] = v
 			}
 		}
-		if len(per[0]) == 0 {
-			continue
-		}
-		for k := range stats {
-			m, _, _ := meanSD(per[k])
-			abs[s] = append(abs[s], m)
+		if len(per[0]) > 0 {
+			perSeed[s] = per
 		}
 	}
-	base, ok := abs[g.baseline]
+	base, ok := perSeed[g.baseline]
 	if !ok {
 		g.skip("normalized JCT: the baseline %s has no readable summary.json", g.baseline)
 		return nil
 	}
-	norm := map[string][]float64{}
-	for s, v := range abs {
-		for k := range v {
-			norm[s] = append(norm[s], ratio(v[k], base[k]))
+	norm, intervals := map[string][]float64{}, map[string][][2]float64{}
+	for s, per := range perSeed {
+		for k := range per {
+			r, _ := stats.PairedBySeed(per[k], base[k])
+			norm[s] = append(norm[s], r.Geo)
+			intervals[s] = append(intervals[s], [2]float64{r.Low, r.High})
 		}
 	}
 	var groups []string
-	for _, st := range stats {
-		groups = append(groups, st.label)
+	for _, m := range metricsShown {
+		groups = append(groups, m.label)
 	}
-	f := g.groupedBars("Mean and tail JCT, normalized to "+g.baseline, groups, norm)
+	f := g.groupedBars("Mean and tail JCT, normalized to "+g.baseline, groups, norm, intervals)
 	if f != nil {
 		f.Name = "jct-normalized"
-		f.Caption = "Each run's mean, p95 and p99 job completion time, averaged over seeds and divided by " + g.baseline + "'s; below 1 is faster." + g.focusText()
+		f.Caption = "Each run's mean, p95 and p99 job completion time divided by " + g.baseline + "'s on the same seed; bars are the geometric mean of these ratios, error bars its 95% interval (t on the log scale; none with one seed); below 1 is faster." + g.focusText()
 	}
 	return f
+}
+
+// barErrors draws [low, high] intervals over bars; nil when none is finite.
+func barErrors(iv [][2]float64, ys plotter.Values) *plotter.YErrorBars {
+	pts := make(plotter.XYs, 0, len(iv))
+	errs := make(plotter.YErrors, 0, len(iv))
+	for i, lh := range iv {
+		if i >= len(ys) || math.IsNaN(lh[0]) || math.IsNaN(lh[1]) || math.IsInf(lh[0], 0) || math.IsInf(lh[1], 0) {
+			continue
+		}
+		pts = append(pts, plotter.XY{X: float64(i), Y: ys[i]})
+		errs = append(errs, struct{ Low, High float64 }{ys[i] - lh[0], lh[1] - ys[i]})
+	}
+	if len(pts) == 0 {
+		return nil
+	}
+	return &plotter.YErrorBars{XYs: pts, YErrors: errs, LineStyle: plotter.DefaultLineStyle, CapWidth: vg.Points(4)}
+}
+
+// offsetPlotter draws p shifted sideways by off, as a bar chart's Offset
+// shifts its bars, so error bars sit on their bar within a group.
+type offsetPlotter struct {
+	*plotter.YErrorBars
+	off vg.Length
+}
+
+func (o offsetPlotter) Plot(c draw.Canvas, p *plot.Plot) {
+	c.Push()
+	defer c.Pop()
+	c.Translate(vg.Point{X: o.off})
+	o.YErrorBars.Plot(c, p)
 }
 
 // bySize: mean JCT per job-size bin (bins of metrics.SizeBins, from each
@@ -224,7 +261,7 @@ func (g *gen) bySize() *Figure {
 			norm[s] = append(norm[s], v)
 		}
 	}
-	f := g.groupedBars("Mean JCT by job size, normalized to "+g.baseline, bins, norm)
+	f := g.groupedBars("Mean JCT by job size, normalized to "+g.baseline, bins, norm, nil)
 	if f != nil {
 		f.Name = "jct-by-size"
 		f.plot.X.Label.Text = "job size (bytes read)"

@@ -2,11 +2,14 @@ package report
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot/plotter"
 )
 
 func figureNames(figs []*Figure) []string {
@@ -165,5 +168,23 @@ func TestAssignSlots(t *testing.T) {
 	}
 	if first[0] != 0 || first[2] != 2 || len(first) != 2 {
 		t.Errorf("machine rows %v, want map[0:0 2:2]", first)
+	}
+}
+
+// The normalized bars carry their paired interval as error bars: one per
+// finite interval, spanning [low, high] around the bar's height.
+func TestBarErrorsSpanTheInterval(t *testing.T) {
+	eb := barErrors([][2]float64{{0.8, 1.1}, {math.NaN(), math.NaN()}, {1.5, 2.5}}, plotter.Values{1, 1, 2})
+	if eb == nil || len(eb.XYs) != 2 {
+		t.Fatalf("error bars %+v, want two (the NaN interval has none)", eb)
+	}
+	for i, want := range [][3]float64{{0, 0.8, 1.1}, {2, 1.5, 2.5}} {
+		x, y, e := eb.XYs[i].X, eb.XYs[i].Y, eb.YErrors[i]
+		if x != want[0] || math.Abs(y-e.Low-want[1]) > 1e-12 || math.Abs(y+e.High-want[2]) > 1e-12 {
+			t.Errorf("bar %d: x %g, [%g, %g], want x %g, [%g, %g]", i, x, y-e.Low, y+e.High, want[0], want[1], want[2])
+		}
+	}
+	if barErrors([][2]float64{{math.NaN(), 1}}, plotter.Values{1}) != nil {
+		t.Error("no finite interval should draw nothing")
 	}
 }
