@@ -109,6 +109,17 @@ func TestEvaluate(t *testing.T) {
 	if _, err := Evaluate("p", &m2, only); err == nil || !strings.Contains(err.Error(), `no metric "m2" for a`) {
 		t.Errorf("metric of another scheduler: got %v", err)
 	}
+	// A quotient "A / B" divides two metrics of one cell seed by seed: here
+	// a's m at x=1 over a's m at x=1 plus a constant share.
+	var qrows []report.Row
+	for s := uint64(1); s <= 4; s++ {
+		qrows = append(qrows, row("1", "a", s, "part", float64(s)), row("1", "a", s, "whole", 4*float64(s)))
+	}
+	share := &Claim{ID: "q", Entry: "e", Kind: KindValue, Metric: "part / whole", At: map[string]string{"x": "1"},
+		Cell: Select{Scheduler: "a"}, Paper: "0.96", Bound: "at-least"}
+	if r, err := Evaluate("p", share, table(qrows...)); err != nil || math.Abs(r.Est.Value-0.25) > 1e-12 || r.Verdict != NotReproduced {
+		t.Errorf("quotient: %+v %s %v; want 0.25, %s", r.Est, r.Verdict, err, NotReproduced)
+	}
 }
 
 func TestParseRejects(t *testing.T) {

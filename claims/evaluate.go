@@ -198,11 +198,40 @@ func merge(a, b map[string]string) map[string]string {
 // entry is rerun.
 var errNotRecorded = errors.New("the results do not record the metric")
 
-// pick returns the metric's value per seed for the one cell per seed that
+// pick returns the metric's value per seed (see pickMetric); a metric
+// written "A / B" is the quotient of two metrics of the same cell, seed by
+// seed (the OCS's share of the cross-rack bytes: bytes.ocs_bytes /
+// bytes.total.cross_rack).
+func pick(t *report.Table, metric, sched string, at map[string]string) (map[uint64]float64, error) {
+	num, den, quotient := strings.Cut(metric, " / ")
+	if !quotient {
+		return pickMetric(t, metric, sched, at)
+	}
+	a, err := pickMetric(t, num, sched, at)
+	if err != nil {
+		return nil, err
+	}
+	b, err := pickMetric(t, den, sched, at)
+	if err != nil {
+		return nil, err
+	}
+	out := map[uint64]float64{}
+	for seed, x := range a {
+		if y, ok := b[seed]; ok {
+			out[seed] = x / y
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s and %s of %s share no seed", num, den, sched)
+	}
+	return out, nil
+}
+
+// pickMetric returns the metric's value per seed for the one cell per seed that
 // has the scheduler and the grid values of at. A grid parameter that at
 // leaves open and that varies among the matching rows is an error naming
 // its values: a claim always says which grid point it reads.
-func pick(t *report.Table, metric, sched string, at map[string]string) (map[uint64]float64, error) {
+func pickMetric(t *report.Table, metric, sched string, at map[string]string) (map[uint64]float64, error) {
 	col := map[string]int{}
 	for i, p := range t.Params {
 		col[p] = i
