@@ -8,6 +8,9 @@ import (
 	"strings"
 )
 
+// RunMarker is the file every run (and coflow replay) writes.
+const RunMarker = "summary.json"
+
 // Options say how Open takes an output directory.
 type Options struct {
 	// Force allows writing into a directory that holds files netsched did
@@ -153,38 +156,54 @@ func (d *Dir) Write(files []File) error {
 	return write(d.path, files, true)
 }
 
-// Replace makes files netsched's whole output at the top of the directory:
-// it writes them, then removes the files netsched wrote there earlier that
-// files does not contain (a previous run's tasks.csv, say). The user's
-// files stay. A failure before the new files are in place leaves the
-// previous ones as they were.
+// Replace makes files a run's whole output at the top of the directory: it
+// writes them, then, if the directory held a run (RunMarker), removes the
+// files netsched wrote there earlier that files does not contain (that
+// run's tasks.csv, say). The user's files stay, and so do those of another
+// kind of output (a sweep's table). A failure before the new files are in
+// place leaves the previous ones as they were.
 func (d *Dir) Replace(files []File) error {
-	old, _, err := readManifest(d.path)
+	listed, _, err := readManifest(d.path)
 	if err != nil {
 		return err
 	}
+	st, err := os.Lstat(filepath.Join(d.path, RunMarker))
+	heldRun := err == nil && st.Mode().IsRegular()
 	if err := d.Write(files); err != nil {
 		return err
 	}
 	keep := map[string]bool{}
-	var top []string
 	for _, f := range files {
 		if n := filepath.Clean(f.Name); !strings.ContainsRune(n, filepath.Separator) {
 			keep[n] = true
-			top = append(top, n)
 		}
 	}
-	for n := range old {
-		if !keep[n] && !strings.ContainsRune(n, filepath.Separator) {
-			p := filepath.Join(d.path, n)
-			if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() {
-				if err := os.Remove(p); err != nil {
-					return fmt.Errorf("output %s: %w", p, err)
-				}
+	for n := range listed {
+		if heldRun && !keep[n] {
+			if err := removeFile(filepath.Join(d.path, n)); err != nil {
+				return err
 			}
+			continue
 		}
+		keep[n] = true
 	}
-	return writeManifest(d.path, top)
+	var names []string
+	for n := range keep {
+		names = append(names, n)
+	}
+	return writeManifest(d.path, names)
+}
+
+// removeFile removes a regular file, if it is there.
+func removeFile(path string) error {
+	st, err := os.Lstat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
+	if err := os.Remove(path); err != nil {
+		return fmt.Errorf("output %s: %w", path, err)
+	}
+	return nil
 }
 
 // Close releases the directory; one that Open created and nothing was

@@ -1,12 +1,16 @@
 package outdir
 
 import (
+	"bufio"
 	"errors"
+	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestWriteAllOrNothing(t *testing.T) {
@@ -79,6 +83,21 @@ func TestReplace(t *testing.T) {
 	if got := list(t, dir); got != ".netsched-files jobs.csv notes.txt summary.json" {
 		t.Fatalf("after the second run: %s", got)
 	}
+	// A run into a sweep's directory leaves the sweep's table.
+	sweep := filepath.Join(root, "sweep")
+	if err := replace(t, sweep, Options{}, files("results.csv", "manifest.json")); err != nil {
+		t.Fatal(err)
+	}
+	if err := replace(t, sweep, Options{}, files("summary.json")); err != nil {
+		t.Fatal(err)
+	}
+	if got := list(t, sweep); got != ".netsched-files manifest.json results.csv summary.json" {
+		t.Fatalf("a run into a sweep's directory: %s", got)
+	}
+	if err := Write(sweep, files("results.csv")); err != nil {
+		t.Fatalf("the sweep's table is no longer netsched's: %v", err)
+	}
+	os.RemoveAll(sweep)
 	// A failed write (a file name that cannot be created) keeps the previous run.
 	if err := replace(t, dir, Options{}, []File{{Name: "summary.json"}, {Name: "bad\x00name"}}); err == nil {
 		t.Fatal("a bad file name was written")
@@ -280,4 +299,36 @@ func TestStreamedFile(t *testing.T) {
 			t.Fatalf("left behind: %s", n)
 		}
 	}
+}
+
+// A writer killed with SIGKILL leaves no lock: the operating system
+// releases it, and the next Open succeeds.
+func TestLockGoesWithAKilledProcess(t *testing.T) {
+	if dir := os.Getenv("OUTDIR_TEST_HOLD"); dir != "" {
+		if _, err := Open(dir, Options{}); err != nil {
+			fmt.Println(err)
+			os.Exit(1)
+		}
+		fmt.Println("held")
+		time.Sleep(time.Minute)
+		os.Exit(0)
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	child := exec.Command(os.Args[0], "-test.run=^TestLockGoesWithAKilledProcess$")
+	child.Env = append(os.Environ(), "OUTDIR_TEST_HOLD="+dir)
+	stdout, _ := child.StdoutPipe()
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(stdout).ReadString('\n')
+	if line != "held\n" {
+		child.Process.Kill()
+		t.Fatalf("child: %q", line)
+	}
+	if _, err := Open(dir, Options{}); !errors.Is(err, ErrInUse) {
+		t.Fatalf("while the child holds it: %v", err)
+	}
+	child.Process.Kill() // SIGKILL
+	child.Wait()
+	open(t, dir, Options{})
 }
