@@ -135,6 +135,12 @@ func Reproduce(name string, opts ReproduceOptions) (*Reproduction, error) {
 	if !opts.Shard.Whole() {
 		return nil, fmt.Errorf("reproduce runs the whole sweep; for shards use `netsched sweep` on experiment/catalog/%s.yaml, then merge and report", name)
 	}
+	d, err := openOut(opts.Options)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close() // after the report, written into it by default
+	opts.held = d
 	out, err := Run(sw, opts.Options)
 	if err != nil {
 		return nil, err

@@ -32,8 +32,8 @@ func doneSummary(out, id string) []byte {
 
 // runCell resolves, simulates and writes one cell; it returns summary.json.
 // Any failure of the cell itself is returned as a cellError.
-func runCell(sw *Sweep, c *Cell, out string) ([]byte, error) {
-	dir := filepath.Join(out, CellDir(c.ID))
+func runCell(sw *Sweep, c *Cell, out *outdir.Dir) ([]byte, error) {
+	dir := CellDir(c.ID)
 	text, err := yaml.Marshal(c.Doc)
 	if err != nil {
 		return nil, cellError{fmt.Errorf("encoding the scenario: %w", err)}
@@ -41,7 +41,7 @@ func runCell(sw *Sweep, c *Cell, out string) ([]byte, error) {
 	scenFile := outdir.File{Name: "scenario.yaml", Data: text}
 	fail := func(err error) ([]byte, error) {
 		// Keep the scenario the error's line and column point into.
-		if werr := outdir.Write(dir, []outdir.File{scenFile}); werr != nil {
+		if werr := out.Write(inDir(dir, []outdir.File{scenFile})); werr != nil {
 			return nil, werr
 		}
 		return nil, cellError{err}
@@ -77,10 +77,10 @@ func runCell(sw *Sweep, c *Cell, out string) ([]byte, error) {
 	files = append(files, scenFile)
 	summary, files := takeSummary(files)
 	// summary.json goes last: a run killed while writing leaves no marker.
-	if err := outdir.Write(dir, files); err != nil {
+	if err := out.Write(inDir(dir, files)); err != nil {
 		return nil, err
 	}
-	if err := outdir.Write(dir, []outdir.File{{Name: "summary.json", Data: summary}}); err != nil {
+	if err := out.Write(inDir(dir, []outdir.File{{Name: "summary.json", Data: summary}})); err != nil {
 		return nil, err
 	}
 	return summary, nil
@@ -105,6 +105,16 @@ type cellError struct{ err error }
 
 func (e cellError) Error() string { return e.err.Error() }
 func (e cellError) Unwrap() error { return e.err }
+
+// inDir puts the files in the subdirectory dir.
+func inDir(dir string, files []outdir.File) []outdir.File {
+	out := make([]outdir.File, len(files))
+	for i, f := range files {
+		f.Name = filepath.Join(dir, f.Name)
+		out[i] = f
+	}
+	return out
+}
 
 func takeSummary(files []outdir.File) ([]byte, []outdir.File) {
 	var rest []outdir.File

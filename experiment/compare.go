@@ -43,6 +43,12 @@ func Compare(opts CompareOptions) (*Comparison, error) {
 	if opts.Out == "" {
 		opts.Out = filepath.Join("out", "compare-"+fileSafe(sw.Name))
 	}
+	d, err := openOut(opts.Options)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close() // after the report, written into it
+	opts.held = d
 	out, err := Run(sw, opts.Options)
 	if err != nil {
 		return nil, err

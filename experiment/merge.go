@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/netsched/netsched/internal/outdir"
 	"github.com/netsched/netsched/report"
@@ -55,8 +56,10 @@ type part struct {
 // results.parquet, cells.jsonl and manifest.json, byte-identical to an
 // unsharded run of the same sweep, plus every cell's run files (copied
 // into out when they live elsewhere). A missing or repeated shard or cell
-// is a *MergeError and nothing is written.
-func Merge(dirs []string, out string) (*Manifest, error) {
+// is a *MergeError and nothing is written; so are parts with repeated or
+// non-finite rows, and parts that would replace results in out of another
+// sweep, or newer than they are. force is outdir.Options.Force for out.
+func Merge(dirs []string, out string, force bool) (*Manifest, error) {
 	parts, err := findParts(dirs)
 	if err != nil {
 		return nil, err
@@ -81,6 +84,11 @@ func Merge(dirs []string, out string) (*Manifest, error) {
 			return nil, err
 		}
 	}
+	d, err := outdir.Open(out, outdir.Options{Force: force})
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
 	for i := range first.CellsTotal {
 		p, c := byCell[i].p, byCell[i].c
 		rows, ok := rowsOf[c.ID]
@@ -95,15 +103,68 @@ func Merge(dirs []string, out string) (*Manifest, error) {
 		jsonl.Write(line)
 		jsonl.WriteByte('\n')
 		m.Cells = append(m.Cells, c)
-		if err := copyCell(p.dir, out, c.ID); err != nil {
-			return nil, err
-		}
 	}
 	files, err := outputFilesMerged(tbl, &m, jsonl.Bytes())
 	if err != nil {
 		return nil, err
 	}
-	return &m, outdir.Write(out, files)
+	if err := checkReplacedResults(out, parts, files); err != nil {
+		return nil, err
+	}
+	for i := range first.CellsTotal {
+		cell, err := cellCopy(byCell[i].p.dir, out, byCell[i].c.ID)
+		if err == nil {
+			err = d.Write(cell)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return &m, d.Write(files)
+}
+
+// checkReplacedResults refuses to replace out's results (manifest.json and
+// the files beside it) with the merge of parts unless they are of the same
+// sweep and no part is older than them; results equal to the merge are
+// replaced by themselves (merging twice is harmless).
+func checkReplacedResults(out string, parts []part, merged []outdir.File) error {
+	path := filepath.Join(out, "manifest.json")
+	st, err := os.Stat(path)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("merge: %w", err)
+	}
+	have, err := readManifestFile(path)
+	if err != nil {
+		return fmt.Errorf("merge: %w", err)
+	}
+	if p := parts[0]; have.Fingerprint != p.m.Fingerprint {
+		return fmt.Errorf("merge: %s holds the results of another sweep (%s, fingerprint %s) than the parts (%s, fingerprint %s, in %s); merging would replace them: merge into another --out, or remove the parts of the other sweep",
+			path, have.Sweep, have.Fingerprint, p.m.Sweep, p.m.Fingerprint, p.file)
+	}
+	if sameContent(out, merged) {
+		return nil
+	}
+	for _, p := range parts {
+		if pst, err := os.Stat(p.file); err == nil && pst.ModTime().Before(st.ModTime()) {
+			return fmt.Errorf("merge: %s is older than the results it would replace (%s, written %s), which differ from the merge of the parts; remove the old parts (or the results) and merge again",
+				p.file, path, st.ModTime().Format(time.DateTime))
+		}
+	}
+	return nil
+}
+
+// sameContent reports whether dir holds files exactly.
+func sameContent(dir string, files []outdir.File) bool {
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(dir, f.Name))
+		if err != nil || !bytes.Equal(b, f.Bytes()) {
+			return false
+		}
+	}
+	return true
 }
 
 func outputFilesMerged(tbl *report.Table, m *Manifest, jsonl []byte) ([]outdir.File, error) {
@@ -219,7 +280,14 @@ func readPart(p part, params []string, rowsOf map[string][]report.Row, linesOf m
 	if !slices.Equal(t.Params, params) {
 		return fmt.Errorf("merge: %s has parameter columns %v, expected %v", path, t.Params, params)
 	}
+	listed := map[string]bool{}
+	for _, c := range p.m.Cells {
+		listed[c.ID] = true
+	}
 	for _, r := range t.Rows {
+		if !listed[r.CellID] {
+			return fmt.Errorf("merge: %s:%d: row for cell %s, which %s does not list", path, r.Line, r.CellID, p.file)
+		}
 		rowsOf[r.CellID] = append(rowsOf[r.CellID], r)
 	}
 	jpath := filepath.Join(p.dir, p.m.CellsFile)
@@ -237,23 +305,27 @@ func readPart(p part, params []string, rowsOf map[string][]report.Row, linesOf m
 		if err := json.Unmarshal(line, &head); err != nil || head.Index == nil {
 			return fmt.Errorf("merge: %s:%d: not a cell line (%v)", jpath, n+1, err)
 		}
+		if _, dup := linesOf[*head.Index]; dup {
+			return fmt.Errorf("merge: %s:%d: cell %d again", jpath, n+1, *head.Index)
+		}
 		linesOf[*head.Index] = line
 	}
 	return nil
 }
 
-// copyCell copies a cell's run files into out unless they are already there.
-func copyCell(from, out, id string) error {
+// cellCopy returns a cell's run files, named relative to out, to copy into
+// out; none when they are already there.
+func cellCopy(from, out, id string) ([]outdir.File, error) {
 	src, dst := filepath.Join(from, CellDir(id)), filepath.Join(out, CellDir(id))
 	if same, _ := sameDir(src, dst); same {
-		return nil
+		return nil, nil
 	}
 	entries, err := os.ReadDir(src)
 	if os.IsNotExist(err) {
-		return nil // the table is complete without them; reports that need them say so
+		return nil, nil // the table is complete without them; reports that need them say so
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var files []outdir.File
 	for _, e := range entries {
@@ -262,13 +334,13 @@ func copyCell(from, out, id string) error {
 		}
 		data, err := os.ReadFile(filepath.Join(src, e.Name()))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		files = append(files, outdir.File{Name: e.Name(), Data: data})
 	}
 	// summary.json last, as when the cell ran: it marks the cell done.
 	sort.SliceStable(files, func(a, b int) bool { return files[b].Name == "summary.json" && files[a].Name != "summary.json" })
-	return outdir.Write(dst, files)
+	return inDir(CellDir(id), files), nil
 }
 
 func sameDir(a, b string) (bool, error) {

@@ -20,6 +20,11 @@ type Options struct {
 	Resume   bool      // skip cells whose summary.json exists in Out
 	Shard    Shard     // the part of the sweep to run; zero: all of it
 	Progress io.Writer // where progress goes (nil: nowhere)
+	// Force writes into an output directory that holds files netsched did
+	// not write (beside them: they are never replaced; see outdir.Options).
+	Force bool
+
+	held *outdir.Dir // Out, when the caller holds it (to write its report too)
 
 	logEvery  time.Duration // log-line period when Progress is not a terminal
 	stopAfter int           // tests: stop after this many cells ran, as if killed
@@ -53,6 +58,14 @@ func Run(sw *Sweep, opts Options) (*Outcome, error) {
 	if opts.Out == "" {
 		return nil, fmt.Errorf("sweep %s: no output directory", sw.Name)
 	}
+	if opts.held == nil {
+		d, err := openOut(opts)
+		if err != nil {
+			return nil, err
+		}
+		defer d.Close()
+		opts.held = d
+	}
 	all := Expand(sw)
 	var mine []Cell
 	for _, c := range all {
@@ -85,10 +98,20 @@ func Run(sw *Sweep, opts Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := outdir.Write(opts.Out, files); err != nil {
+	if err := opts.held.Write(files); err != nil {
 		return nil, err
 	}
 	return &Outcome{Manifest: m, Table: tbl, Ran: ran, Resumed: resumed, Files: outdir.Names(files), ManifestFile: manifestName}, nil
+}
+
+// openOut takes the sweep's output directory: the whole of it, or the
+// shard's part, which other shards may write beside it.
+func openOut(opts Options) (*outdir.Dir, error) {
+	o := outdir.Options{Force: opts.Force}
+	if !opts.Shard.Whole() {
+		o.Part = "part" + opts.Shard.suffix()
+	}
+	return outdir.Open(opts.Out, o)
 }
 
 func outputFiles(sw *Sweep, cells []Cell, tbl *report.Table, m *Manifest, stem, manifestName string) ([]outdir.File, error) {
@@ -132,7 +155,7 @@ func runCells(sw *Sweep, cells []Cell, opts Options) ([]cellOutcome, int, int, e
 	}
 	prog := newProgress(opts.Progress, "sweep "+sw.Name, len(todo), every)
 	err := pool(opts.Workers, todo, func(i int) error {
-		sum, err := runCell(sw, &cells[i], opts.Out)
+		sum, err := runCell(sw, &cells[i], opts.held)
 		results[i] = cellOutcome{summary: sum, err: err}
 		prog.cellDone(err != nil)
 		var ce cellError

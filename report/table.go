@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -30,6 +31,7 @@ type Row struct {
 	Metric    string
 	Value     float64
 	Error     string
+	Line      int // where ReadCSV read it (for messages); 0 otherwise
 }
 
 // FixedColumns are the columns every table has besides the parameters.
@@ -61,24 +63,33 @@ func (t *Table) CSV() []byte {
 	return b.Bytes()
 }
 
-// ReadCSV parses a table written by CSV; name is used in messages.
+// ReadCSV parses a table written by CSV; name is used in messages. A row
+// repeating a cell's metric, and a value that is not a finite number (an
+// empty field is NaN: a metric the run did not produce), are errors.
 func ReadCSV(name string, data []byte) (*Table, error) {
 	rd := csv.NewReader(bytes.NewReader(data))
-	recs, err := rd.ReadAll()
+	head, err := rd.Read()
+	if err == io.EOF {
+		return nil, fmt.Errorf("%s: empty file; expected a header line", name)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if len(recs) == 0 {
-		return nil, fmt.Errorf("%s: empty file; expected a header line", name)
-	}
-	head := recs[0]
 	np := len(head) - len(FixedColumns)
 	if np < 0 || head[0] != "cell_id" || !slices.Equal(head[1+np:], FixedColumns[1:]) {
 		return nil, fmt.Errorf("%s: header %v is not a results table (expected cell_id, parameters..., %v)", name, head, FixedColumns[1:])
 	}
 	t := &Table{Params: slices.Clone(head[1 : 1+np])}
-	for i, rec := range recs[1:] {
-		line := i + 2
+	firstLine := map[[2]string]int{} // (cell, metric) -> line
+	for {
+		rec, err := rd.Read()
+		if err == io.EOF {
+			return t, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		line, _ := rd.FieldPos(0)
 		seed, err := strconv.ParseUint(rec[2+np], 10, 64)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: seed %q is not an integer", name, line, rec[2+np])
@@ -88,13 +99,20 @@ func ReadCSV(name string, data []byte) (*Table, error) {
 			if val, err = strconv.ParseFloat(s, 64); err != nil {
 				return nil, fmt.Errorf("%s:%d: value %q is not a number", name, line, s)
 			}
+			if math.IsNaN(val) || math.IsInf(val, 0) {
+				return nil, fmt.Errorf("%s:%d: value %q is not a finite number (a value the run did not produce is an empty field)", name, line, s)
+			}
 		}
+		key := [2]string{rec[0], rec[3+np]}
+		if prev, dup := firstLine[key]; dup {
+			return nil, fmt.Errorf("%s:%d: row for cell %s and metric %s again (first at line %d)", name, line, key[0], key[1], prev)
+		}
+		firstLine[key] = line
 		t.Rows = append(t.Rows, Row{
 			CellID: rec[0], Params: slices.Clone(rec[1 : 1+np]), Scheduler: rec[1+np],
-			Seed: seed, Metric: rec[3+np], Value: val, Error: rec[5+np],
+			Seed: seed, Metric: rec[3+np], Value: val, Error: rec[5+np], Line: line,
 		})
 	}
-	return t, nil
 }
 
 // Files renders the table as <stem>.csv and <stem>.parquet.

@@ -45,7 +45,8 @@ are priority-class policies instead; they need tasks and cannot replay.)
 Accepted: ` + strings.Join(coflow.Policies(), ", ") + `. See docs/coflow.md.
 
 Prints a CCT table; with --out, also writes summary.json and coflows.csv
-(times in seconds, sizes in bytes) into DIR.`,
+(times in seconds, sizes in bytes) into DIR, replacing those of an earlier
+replay. ` + outputRules,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var err error
@@ -81,10 +82,12 @@ Prints a CCT table; with --out, also writes summary.json and coflows.csv
 					}
 				}
 			}
+			var dir *outdir.Dir
 			if out != "" {
-				if err := outdir.CheckReplace(out, force); err != nil {
+				if dir, err = outdir.Open(out, outdir.Options{Force: force}); err != nil {
 					return err // before the replay, not after it
 				}
+				defer dir.Close()
 			}
 			tr, err := coflowbench.ReadFile(args[0])
 			if err != nil {
@@ -99,7 +102,7 @@ Prints a CCT table; with --out, also writes summary.json and coflows.csv
 				if files, err = res.Files(); err != nil {
 					return err
 				}
-				if err := outdir.Replace(out, files, force); err != nil {
+				if err := dir.Replace(files); err != nil {
 					return err
 				}
 			}
@@ -115,8 +118,8 @@ Prints a CCT table; with --out, also writes summary.json and coflows.csv
 	f := cmd.Flags()
 	f.StringVar(&policy, "policy", "", "coflow scheduling policy: "+strings.Join(coflow.Policies(), ", "))
 	f.StringArrayVar(&params, "param", nil, "a parameter of the policy, key=value (YAML value; repeatable), as a scenario's network_params")
-	f.StringVar(&out, "out", "", "directory for summary.json and coflows.csv (nothing is written without it; replaced as a whole)")
-	f.BoolVar(&force, "force", false, "replace --out even if it does not hold a previous run")
+	f.StringVar(&out, "out", "", "directory for summary.json and coflows.csv (nothing is written without it)")
+	addForceFlag(cmd, &force)
 	f.StringVar(&speed, "port-speed", "1Gbps", "NIC uplink and downlink speed of every port")
 	f.BoolVar(&opt.IdleFreedBandwidth, "idle-freed-bandwidth", false,
 		"leave a finished flow's bandwidth idle until the next reallocation (CoflowSim) instead of backfilling it at its ports")

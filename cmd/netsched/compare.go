@@ -18,7 +18,7 @@ func init() { extraCommands = append(extraCommands, newCompareCmd) }
 func newCompareCmd() *cobra.Command {
 	var schedulers, out string
 	var seeds, workers int
-	var noReport bool
+	var noReport, force bool
 	cmd := &cobra.Command{
 		Use:   "compare [SCENARIO] [--schedulers a,b,c] [--seeds N]",
 		Short: "Run one scenario under several schedulers and print a normalized table",
@@ -32,7 +32,9 @@ the scenario is left out with a note.
 --seeds N runs seeds s, s+1, ..., s+N-1 from the scenario's seed s and
 averages. The output directory gets the tidy results (results.csv and
 .parquet, one row per run and metric), each run's files under cells/, and
-report.html with the figures (see 'netsched report').`,
+report.html with the figures (see 'netsched report').
+
+` + outputRules,
 		Example: `  netsched compare
   netsched compare scenarios/x.yaml --schedulers fifo,fair,delay --seeds 5`,
 		Args: cobra.MaximumNArgs(1),
@@ -44,7 +46,7 @@ report.html with the figures (see 'netsched report').`,
 				return err
 			}
 			opts := experiment.CompareOptions{Seeds: seeds, NoReport: noReport,
-				Options: experiment.Options{Out: out, Workers: workers, Progress: cmd.ErrOrStderr()}}
+				Options: experiment.Options{Out: out, Workers: workers, Progress: cmd.ErrOrStderr(), Force: force}}
 			if len(args) == 1 {
 				opts.Scenario = args[0]
 			}
@@ -88,5 +90,6 @@ report.html with the figures (see 'netsched report').`,
 	f.StringVar(&out, "out", "", "output directory (default out/compare-<scenario name>)")
 	f.IntVar(&workers, "workers", 0, "runs at once (default: one per CPU)")
 	f.BoolVar(&noReport, "no-report", false, "skip report.html and the figures")
+	addForceFlag(cmd, &force)
 	return cmd
 }

@@ -19,7 +19,7 @@ func init() { extraCommands = append(extraCommands, newReproduceCmd) }
 func newReproduceCmd() *cobra.Command {
 	var out, reportDir, data string
 	var workers int
-	var resume, list, verify, updateDocs, committed bool
+	var resume, list, verify, updateDocs, committed, force bool
 	cmd := &cobra.Command{
 		Use:   "reproduce PAPER/FIGURE | --verify [all|PAPER|PAPER/FIGURE]",
 		Short: "Run a figure of the reproduction catalog, or check the papers' claims",
@@ -39,7 +39,9 @@ rerunning (seconds instead of hours).
 Catalog entries read the public traces at ../shared/traces relative to the
 repository root, from any directory inside the checkout; --data DIR (or
 NETSCHED_DATA=DIR) reads each trace as DIR/<file name> instead. A missing
-trace stops the run before any cell starts, naming the file.`,
+trace stops the run before any cell starts, naming the file.
+
+` + outputRules,
 		Example: `  netsched reproduce --list
   netsched reproduce delay/locality
   netsched reproduce --verify css --committed
@@ -66,7 +68,7 @@ trace stops the run before any cell starts, naming the file.`,
 					return err
 				}
 			}
-			opts := experiment.Options{Out: out, Workers: workers, Resume: resume, Progress: cmd.ErrOrStderr()}
+			opts := experiment.Options{Out: out, Workers: workers, Resume: resume, Progress: cmd.ErrOrStderr(), Force: force}
 			if verify {
 				target := "all"
 				if len(args) == 1 {
@@ -101,6 +103,7 @@ trace stops the run before any cell starts, naming the file.`,
 	f.StringVar(&data, "data", "", "directory holding the catalog's traces (default ../shared/traces beside the checkout; also NETSCHED_DATA)")
 	f.IntVar(&workers, "workers", 0, "cells run at once (default: one per CPU)")
 	f.BoolVar(&resume, "resume", false, "skip cells finished by an earlier run into the same --out")
+	addForceFlag(cmd, &force)
 	f.BoolVar(&list, "list", false, "list the catalog")
 	f.BoolVar(&verify, "verify", false, "judge the papers' claims (all, a paper or an entry) and write the ledger claims.csv")
 	f.BoolVar(&updateDocs, "update-docs", false, "replace the committed reports, docs/reproductions/claims.csv and the pages' claims tables")

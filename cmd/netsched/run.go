@@ -31,9 +31,9 @@ func newRunCmd() *cobra.Command {
 		Long: `Simulate a scenario file and write summary.json, jobs.csv and timing.json
 (plus tasks.csv and timeline.csv when the scenario's output section asks)
 into the output directory. Without a file, the embedded default scenario runs.
-The directory is replaced as a whole when the run succeeds (a previous run's
-files never mix with the new ones; a failed run leaves them as they were); a
-directory that holds something other than a run is refused without --force.`,
+When the run succeeds its files replace those of the previous run in the
+directory (a previous run's file the new run does not write is removed; a
+failed run leaves them as they were). ` + outputRules,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var sc *scenario.Scenario
@@ -57,9 +57,11 @@ directory that holds something other than a run is refused without --force.`,
 				sc.Output.Dir = out
 			}
 			sc.Check = sc.Check || check
-			if err := outdir.CheckReplace(sc.Output.Dir, force); err != nil {
-				return err // before the run, not after it
+			dir, err := outdir.Open(sc.Output.Dir, outdir.Options{Force: force}) // before the run, not after it
+			if err != nil {
+				return err
 			}
+			defer dir.Close()
 			s, err := sched.NewScheduler(sc.Scheduler.Name, sc.Scheduler.Params)
 			if err != nil {
 				return err
@@ -79,7 +81,7 @@ directory that holds something other than a run is refused without --force.`,
 			if err != nil {
 				return err
 			}
-			if err := outdir.Replace(sc.Output.Dir, files, force); err != nil {
+			if err := dir.Replace(files); err != nil {
 				return err
 			}
 			printSummary(cmd.OutOrStdout(), res)
@@ -91,7 +93,7 @@ directory that holds something other than a run is refused without --force.`,
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "random seed (overrides the scenario)")
 	cmd.Flags().StringVar(&out, "out", "", "output directory (overrides the scenario)")
 	cmd.Flags().BoolVar(&check, "check", false, "assert invariants while running (slower)")
-	cmd.Flags().BoolVar(&force, "force", false, "replace the output directory even if it does not hold a previous run")
+	addForceFlag(cmd, &force)
 	return cmd
 }
 

@@ -19,7 +19,7 @@ func init() { extraCommands = append(extraCommands, newSweepCmd) }
 func newSweepCmd() *cobra.Command {
 	var out, shard string
 	var workers, shards int
-	var resume bool
+	var resume, force bool
 	cmd := &cobra.Command{
 		Use:   "sweep SWEEP.yaml",
 		Short: "Run a grid of scenarios x schedulers x seeds in parallel into one tidy table",
@@ -41,7 +41,9 @@ join the parts with 'netsched merge'. Without --shard, the shard comes from
 JOB_COMPLETION_INDEX (Kubernetes Indexed Job; count from --shards or
 NETSCHED_SHARDS), SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT (Slurm job array)
 or AWS_BATCH_JOB_ARRAY_INDEX (count from --shards, NETSCHED_SHARDS or
-AWS_BATCH_JOB_ARRAY_SIZE). See docs/experiments.md and docs/scale-out.md.`,
+AWS_BATCH_JOB_ARRAY_SIZE). See docs/experiments.md and docs/scale-out.md.
+
+` + outputRules,
 		Example: `  netsched sweep experiment/catalog/delay/locality.yaml --out out/locality
   netsched report out/locality`,
 		Args: cobra.ExactArgs(1),
@@ -60,7 +62,7 @@ AWS_BATCH_JOB_ARRAY_SIZE). See docs/experiments.md and docs/scale-out.md.`,
 			if out == "" {
 				out = filepath.Join("out", "sweep-"+strings.NewReplacer("/", "-", " ", "_").Replace(sw.Name))
 			}
-			o, err := experiment.Run(sw, experiment.Options{Out: out, Workers: workers, Resume: resume, Shard: sh, Progress: cmd.ErrOrStderr()})
+			o, err := experiment.Run(sw, experiment.Options{Out: out, Workers: workers, Resume: resume, Shard: sh, Progress: cmd.ErrOrStderr(), Force: force})
 			if err != nil {
 				return err
 			}
@@ -91,6 +93,7 @@ AWS_BATCH_JOB_ARRAY_SIZE). See docs/experiments.md and docs/scale-out.md.`,
 	f.IntVar(&workers, "workers", 0, "cells run at once (default: one per CPU)")
 	f.BoolVar(&resume, "resume", false, "skip cells finished by an earlier run into the same --out")
 	f.StringVar(&shard, "shard", "", "run only shard i of n (0-based), e.g. 2/8; default from the batch system's environment")
+	addForceFlag(cmd, &force)
 	f.IntVar(&shards, "shards", 0, "number of shards when the index comes from the environment (JOB_COMPLETION_INDEX, AWS_BATCH_JOB_ARRAY_INDEX)")
 	return cmd
 }

@@ -93,7 +93,12 @@ func verifyClaims(w io.Writer, target string, o verifyOptions) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", ledgerPath, err)
 	}
-	if err := outdir.Write(ledgerDir, []outdir.File{{Name: "claims.csv", Data: ledger}}); err != nil {
+	// The ledger is merged into the one there (MergeLedger read it): an
+	// update in place, as of the pages below, not a new output.
+	if err := os.MkdirAll(ledgerDir, 0o755); err != nil {
+		return err
+	}
+	if err := outdir.Rewrite(ledgerPath, ledger); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "wrote %s\n", ledgerPath)
@@ -136,7 +141,7 @@ func updatePage(root string, f *claims.File, ledger []byte) error {
 	if err != nil {
 		return err
 	}
-	return outdir.Write(filepath.Dir(path), []outdir.File{{Name: filepath.Base(path), Data: []byte(text)}})
+	return outdir.Rewrite(path, []byte(text)) // the page is the project's; netsched rewrites its generated table
 }
 
 func printClaims(w io.Writer, rs []claims.Result) {

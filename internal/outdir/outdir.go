@@ -1,6 +1,18 @@
-// Package outdir writes a run's output files so that a reader never sees a
-// half-written result: every file is written to a temporary name in the
-// target directory first and renamed into place only when all succeeded.
+// Package outdir writes netsched's output files. Two rules hold for every
+// command that writes:
+//
+//   - A reader never sees a half-written file: each file is written to a
+//     temporary name beside its target and renamed into place only when all
+//     files of the write succeeded.
+//   - Only netsched's own files are ever replaced or removed. Every
+//     directory netsched writes holds a manifest, ManifestFile, listing the
+//     files it wrote there; any other file is the user's and is kept (a
+//     write that would replace one is refused, naming it).
+//
+// Commands that write a whole output directory (run, coflow, sweep, compare,
+// merge, reproduce) hold it through Open: locked against other netsched
+// processes, refused when it holds only the user's files unless forced, and
+// cleaned of the temporaries of killed writers.
 package outdir
 
 import (
@@ -11,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 )
 
 // File is one output file: a name relative to the directory and its content.
@@ -46,11 +59,42 @@ func (f File) writeTo(w io.Writer) error {
 	return bw.Flush()
 }
 
-// Write creates dir if needed and writes all files; on any error it removes
-// the temporaries it made and leaves the directory as it was.
+// Names lists the file names, sorted, for messages.
+func Names(files []File) []string {
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = f.Name
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Write creates dir if needed and writes all files into it, replacing only
+// files netsched wrote there before; on any error it removes the
+// temporaries it made and leaves the directory as it was. Commands that
+// own a whole output directory write through Open's Dir instead.
 func Write(dir string, files []File) error {
+	return write(dir, files, false)
+}
+
+// write is Write; clean also removes the temporaries that killed writers
+// left in the subdirectories written (the caller holds the directory).
+func write(dir string, files []File, clean bool) error {
+	if err := checkNames(files); err != nil {
+		return fmt.Errorf("output directory %s: %w", dir, err)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("output directory %s: %w", dir, err)
+	}
+	if err := checkOwned(dir, files); err != nil {
+		return err
+	}
+	if clean {
+		for _, f := range files {
+			if sub := filepath.Dir(f.Name); sub != "." {
+				removeTemporaries(filepath.Join(dir, sub))
+			}
+		}
 	}
 	var temps []string
 	cleanup := func() {
@@ -64,7 +108,7 @@ func Write(dir string, files []File) error {
 			cleanup()
 			return err
 		}
-		tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(f.Name)+".tmp-*")
+		tmp, err := createTemp(target)
 		if err != nil {
 			cleanup()
 			return fmt.Errorf("output %s: %w", target, err)
@@ -80,6 +124,12 @@ func Write(dir string, files []File) error {
 			return fmt.Errorf("output %s: write failed: %v %v", target, werr, cerr)
 		}
 	}
+	// Recorded before they appear, so that a write killed halfway leaves
+	// files the next run knows as its own.
+	if err := record(dir, files); err != nil {
+		cleanup()
+		return err
+	}
 	for i, f := range files {
 		if err := os.Rename(temps[i], filepath.Join(dir, f.Name)); err != nil {
 			cleanup()
@@ -89,87 +139,64 @@ func Write(dir string, files []File) error {
 	return nil
 }
 
-// Names lists the file names, sorted, for messages.
-func Names(files []File) []string {
-	out := make([]string, len(files))
-	for i, f := range files {
-		out[i] = f.Name
-	}
-	sort.Strings(out)
-	return out
+// tempMark is in the name of every temporary: .NAME.tmp-RANDOM.
+const tempMark = ".tmp-"
+
+func createTemp(target string) (*os.File, error) {
+	return os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+tempMark+"*")
 }
 
-// Marker is the file whose presence says a directory holds one netsched
-// run's results (summary.json), which Replace may replace as a whole.
-const Marker = "summary.json"
-
-// CheckReplace reports whether Replace may write dir: it does not exist,
-// is empty, holds a previous run (Marker), or force is set. Commands call
-// it before a long run so a refusal comes first.
-func CheckReplace(dir string, force bool) error {
-	entries, err := os.ReadDir(dir)
-	switch {
-	case os.IsNotExist(err):
-		return nil
-	case err != nil:
-		return fmt.Errorf("output directory %s: %w", dir, err)
-	case len(entries) == 0 || force:
-		return nil
-	}
-	if _, err := os.Stat(filepath.Join(dir, Marker)); err == nil {
-		return nil
-	}
-	return fmt.Errorf("output directory %s exists and does not hold a netsched run (no %s); choose another --out, or pass --force to replace it", dir, Marker)
+func isTemporary(name string) bool {
+	return strings.HasPrefix(name, ".") && strings.Contains(name, tempMark)
 }
 
-// Replace writes files as the whole content of dir: into a fresh directory
-// beside it, which then takes dir's place, so the result never mixes two
-// runs' files and a failure leaves the previous content as it was. dir must
-// pass CheckReplace(dir, force).
-func Replace(dir string, files []File, force bool) error {
-	if err := CheckReplace(dir, force); err != nil {
-		return err
+// removeTemporaries removes the temporaries in dir: only a writer that
+// holds dir calls it, so they are left by writers that were killed.
+func removeTemporaries(dir string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.Type().IsRegular() && isTemporary(e.Name()) {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
 	}
-	parent, base := filepath.Split(filepath.Clean(dir))
-	if parent == "" {
-		parent = "."
+}
+
+// checkNames rejects names that would leave the directory or could not be
+// listed in a manifest (netsched's names are its own, so this is a bug
+// check as much as anything).
+func checkNames(files []File) error {
+	for _, f := range files {
+		n := filepath.Clean(f.Name)
+		if f.Name == "" || filepath.IsAbs(f.Name) || n == ".." || strings.HasPrefix(n, ".."+string(filepath.Separator)) ||
+			strings.ContainsAny(f.Name, "\n\r\x00") || isReserved(filepath.Base(n)) {
+			return fmt.Errorf("%q is not a file name netsched can write", f.Name)
+		}
 	}
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return fmt.Errorf("output directory %s: %w", dir, err)
-	}
-	fresh, err := os.MkdirTemp(parent, "."+base+".new-*")
+	return nil
+}
+
+// Rewrite replaces the file at path with data atomically. It is for the
+// one file netsched edits by request although it did not write it (a
+// documentation page whose generated section it updates); every output
+// goes through Write or a Dir.
+func Rewrite(path string, data []byte) error {
+	tmp, err := createTemp(path)
 	if err != nil {
-		return fmt.Errorf("output directory %s: %w", dir, err)
-	}
-	if err := Write(fresh, files); err != nil {
-		os.RemoveAll(fresh)
 		return err
 	}
-	if err := os.Chmod(fresh, 0o755); err != nil { // MkdirTemp makes 0700
-		os.RemoveAll(fresh)
-		return fmt.Errorf("output directory %s: %w", dir, err)
+	werr := File{Data: data}.writeTo(tmp)
+	if werr == nil {
+		werr = tmp.Chmod(0o644)
 	}
-	var old string
-	if _, err := os.Stat(dir); err == nil {
-		if old, err = os.MkdirTemp(parent, "."+base+".old-*"); err != nil {
-			os.RemoveAll(fresh)
-			return fmt.Errorf("output directory %s: %w", dir, err)
-		}
-		os.Remove(old) // only its unique name is wanted
-		if err := os.Rename(dir, old); err != nil {
-			os.RemoveAll(fresh)
-			return fmt.Errorf("output directory %s: %w", dir, err)
-		}
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
 	}
-	if err := os.Rename(fresh, dir); err != nil {
-		if old != "" {
-			os.Rename(old, dir) // put the previous run back
-		}
-		os.RemoveAll(fresh)
-		return fmt.Errorf("output directory %s: %w", dir, err)
+	if werr == nil {
+		werr = os.Rename(tmp.Name(), path)
 	}
-	if old != "" {
-		os.RemoveAll(old)
+	if werr != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("%s: %w", path, werr)
 	}
 	return nil
 }
