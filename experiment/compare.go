@@ -2,12 +2,12 @@ package experiment
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/goccy/go-yaml"
+	"github.com/netsched/netsched/internal/textread"
 	"github.com/netsched/netsched/report"
 	"github.com/netsched/netsched/scenario"
 	"github.com/netsched/netsched/sched"
@@ -76,7 +76,7 @@ func compareSweep(opts CompareOptions) (*Sweep, []string, error) {
 	name, data, dir := "default.yaml", scenario.DefaultYAML(), ""
 	if opts.Scenario != "" {
 		var err error
-		if data, err = os.ReadFile(opts.Scenario); err != nil {
+		if data, err = textread.ReadFile(opts.Scenario); err != nil {
 			return nil, nil, err
 		}
 		name, dir = opts.Scenario, filepath.Dir(opts.Scenario)
