@@ -152,6 +152,9 @@ func parseDocument(name string, data []byte) (_ *source, err error) {
 	}
 	if len(bodies) == 1 {
 		src.body = bodies[0]
+		if err := checkAliases(src, src.body); err != nil {
+			return nil, err
+		}
 	}
 	return src, nil
 }
