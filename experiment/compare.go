@@ -99,6 +99,9 @@ func compareSweep(opts CompareOptions) (*Sweep, []string, error) {
 			sw.Metrics = append(sw.Metrics, m)
 		}
 	}
+	if opts.Seeds > MaxCells {
+		return nil, nil, fmt.Errorf("--seeds %d: expected at most %d (the most cells a comparison may run)", opts.Seeds, MaxCells)
+	}
 	if opts.Seeds > 1 {
 		sw.Seeds = sw.SeedRange(opts.Seeds)
 	} else if opts.Seeds < 0 {
@@ -128,6 +131,9 @@ func compareSweep(opts CompareOptions) (*Sweep, []string, error) {
 	}
 	if len(sw.Schedulers) == 0 {
 		return nil, nil, fmt.Errorf("no scheduler to compare (%s)", strings.Join(notes, "; "))
+	}
+	if sw.cellsWith(1) > MaxCells {
+		return nil, nil, fmt.Errorf("--seeds %d with %d schedulers: %s", opts.Seeds, len(sw.Schedulers), tooManyCells)
 	}
 	return sw, notes, nil
 }
