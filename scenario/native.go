@@ -192,7 +192,7 @@ func openNative(path string, options map[string]any, sc *Scenario) (workload.Sou
 		if err != nil {
 			return nil, err
 		}
-		c := newJobChecker(len(sc.Machines))
+		c := newJobChecker(sc.Machines)
 		c.streamed = true
 		return &jsonlSource{f: f, lr: &lineReader{name: path, r: textread.NewLines(path, f)}, c: c}, nil
 	case ".yaml", ".yml":

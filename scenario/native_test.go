@@ -304,3 +304,14 @@ func TestUTF16ScenarioIsNamed(t *testing.T) {
 		t.Errorf("got %v\nwant %s", err, want)
 	}
 }
+
+// A task pinned to a machine without slots would stall the run with no
+// line to go by; it is an error at its pin when the file is read.
+func TestPinToMachineWithoutSlots(t *testing.T) {
+	text := "cluster: {racks: 1, machines_per_rack: 2, slots_per_machine: 2, nic: 1MB/s, machines: [{index: 1, slots: 0}]}\n" +
+		"workload:\n  jobs:\n    - {id: A, stages: [{id: map, tasks: [{compute: 1s, pin: 0}, {compute: 1s, pin: 1}]}]}\n"
+	_, err := Parse("s.yaml", []byte(text), "")
+	if want := "s.yaml:4:84: workload.jobs[0].stages[0].tasks[1].pin: machine 1 has slots: 0, so a task pinned to it could never run"; err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+}
