@@ -14,8 +14,6 @@ import (
 	"os"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/netsched/netsched/trace"
 )
 
 // Limits of every text input (docs/scenario.md#limits lists them).
@@ -33,10 +31,23 @@ const (
 	MaxStream = 4 << 30
 )
 
-// Error is a problem with a file as text: beyond a limit, not UTF-8, or
-// unreadable. It is the traces' error, so a trace reader's errors are all
-// of one type.
-type Error = trace.ParseError
+// Error is a problem at one place of a text file: beyond a limit, not
+// UTF-8, unreadable, or (as trace.ParseError) a bad field. Line is
+// 1-based; Field names the offending field or column, or is empty for a
+// whole-line or whole-file problem. Its text is capped at MaxMessage.
+type Error struct {
+	File  string
+	Line  int
+	Field string
+	Msg   string
+}
+
+func (e *Error) Error() string {
+	if e.Field == "" {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, CapMessage(e.Msg))
+	}
+	return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Field, CapMessage(e.Msg))
+}
 
 // ReadFile reads the file at path whole, within MaxWhole and MaxLine.
 func ReadFile(path string) ([]byte, error) {
