@@ -2,12 +2,12 @@ package experiment
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/goccy/go-yaml"
+	"github.com/netsched/netsched/internal/textread"
 	"github.com/netsched/netsched/report"
 	"github.com/netsched/netsched/scenario"
 	"github.com/netsched/netsched/sched"
@@ -82,7 +82,7 @@ func compareSweep(opts CompareOptions) (*Sweep, []string, error) {
 	name, data, dir := "default.yaml", scenario.DefaultYAML(), ""
 	if opts.Scenario != "" {
 		var err error
-		if data, err = os.ReadFile(opts.Scenario); err != nil {
+		if data, err = textread.ReadFile(opts.Scenario); err != nil {
 			return nil, nil, err
 		}
 		name, dir = opts.Scenario, filepath.Dir(opts.Scenario)
@@ -104,6 +104,9 @@ func compareSweep(opts CompareOptions) (*Sweep, []string, error) {
 		if !slices.Contains(sw.Metrics, m) {
 			sw.Metrics = append(sw.Metrics, m)
 		}
+	}
+	if opts.Seeds > MaxCells {
+		return nil, nil, fmt.Errorf("--seeds %d: expected at most %d (the most cells a comparison may run)", opts.Seeds, MaxCells)
 	}
 	if opts.Seeds > 1 {
 		sw.Seeds = sw.SeedRange(opts.Seeds)
@@ -134,6 +137,9 @@ func compareSweep(opts CompareOptions) (*Sweep, []string, error) {
 	}
 	if len(sw.Schedulers) == 0 {
 		return nil, nil, fmt.Errorf("no scheduler to compare (%s)", strings.Join(notes, "; "))
+	}
+	if sw.cellsWith(1) > MaxCells {
+		return nil, nil, fmt.Errorf("--seeds %d with %d schedulers: %s", opts.Seeds, len(sw.Schedulers), tooManyCells)
 	}
 	return sw, notes, nil
 }

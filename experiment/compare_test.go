@@ -112,3 +112,16 @@ func TestCompareErrors(t *testing.T) {
 		}
 	}
 }
+
+// --seeds is checked before any seed is listed: 1e8 seeds would take
+// gigabytes before the first run.
+func TestCompareSeedsBounded(t *testing.T) {
+	_, err := Compare(CompareOptions{Scenario: "testdata/tiny.yaml", Schedulers: []string{"fifo"}, Seeds: 100_000_000, Options: Options{Out: t.TempDir()}})
+	if want := "--seeds 100000000: expected at most 100000 (the most cells a comparison may run)"; err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+	_, err = Compare(CompareOptions{Scenario: "testdata/tiny.yaml", Schedulers: []string{"fifo", "fair"}, Seeds: 60_000, Options: Options{Out: t.TempDir()}})
+	if want := "--seeds 60000 with 2 schedulers: the sweep would have more than 100000 cells (grid values x schedulers x seeds), the limit"; err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+}

@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/netsched/netsched/report"
@@ -107,6 +108,28 @@ func (s *Sweep) baseScheduler() SchedulerChoice {
 	}
 	return SchedulerChoice{Label: scenario.DefaultScheduler, Name: scenario.DefaultScheduler}
 }
+
+// MaxCells bounds a sweep's cells (grid combinations x schedulers x
+// seeds), and so `seeds: N` and `compare --seeds N`; it is checked while
+// the file or the flags are read, before any cell is built (each holds its
+// own scenario document).
+const MaxCells = 100_000
+
+// cellsWith is the number of cells the sweep has with factor more values
+// of one axis (1 for its size as it is), saturated past MaxCells.
+func (s *Sweep) cellsWith(factor int) int {
+	n := min(factor, MaxCells+1)
+	for _, k := range []int{len(s.schedulers()), len(s.seeds())} {
+		n = min(n*k, MaxCells+1)
+	}
+	for _, ax := range s.Grid {
+		n = min(n*len(ax.Values), MaxCells+1)
+	}
+	return n
+}
+
+// tooManyCells says why a sweep is refused.
+var tooManyCells = fmt.Sprintf("the sweep would have more than %d cells (grid values x schedulers x seeds), the limit", MaxCells)
 
 // schedulers is the list the cells run: the file's or the base's own.
 func (s *Sweep) schedulers() []SchedulerChoice {

@@ -3,7 +3,6 @@ package experiment
 import (
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
+	"github.com/netsched/netsched/internal/textread"
 	"github.com/netsched/netsched/scenario"
 )
 
@@ -24,7 +24,7 @@ type opener func(ref string) (data []byte, name, baseDir string, err error)
 // Load reads a sweep file; paths in it (`scenario:`, and the traces of an
 // inline `base:`) are relative to the file.
 func Load(file string) (*Sweep, error) {
-	data, err := os.ReadFile(file)
+	data, err := textread.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +40,7 @@ func Parse(name string, data []byte, dir string) (*Sweep, error) {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(dir, ref)
 		}
-		data, err := os.ReadFile(p)
+		data, err := textread.ReadFile(p)
 		return data, p, filepath.Dir(p), err
 	})
 }

@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -89,6 +90,12 @@ func TestParseSweepErrors(t *testing.T) {
 		{"scheduler key", "scenario: tiny.yaml\nschedulers: [{nam: fifo}]\n", `sweep.yaml:2:15: schedulers[0].nam: unknown key "nam" (expected one of: name, params, label, network, network_params)`},
 		{"unknown network policy", "scenario: tiny.yaml\nschedulers: [{name: fair, network: varis}]\n", `sweep.yaml:2:14: schedulers[0]: unknown network policy "varis" (registered: aalo, fair, fifo, scf, varys)`},
 		{"zero seeds", "scenario: tiny.yaml\nseeds: 0\n", "sweep.yaml:2:8: seeds: expected a number of seeds (1 or more) or a list of seeds, got 0"},
+		{"too many seeds", "scenario: tiny.yaml\nschedulers: [fifo, fair]\nseeds: 60000\n",
+			"sweep.yaml:3:8: seeds: the sweep would have more than 100000 cells (grid values x schedulers x seeds), the limit"},
+		{"huge seed count", "scenario: tiny.yaml\nseeds: 100000000000\n",
+			"sweep.yaml:2:8: seeds: the sweep would have more than 100000 cells (grid values x schedulers x seeds), the limit"},
+		{"grid of 4e9 cells", "scenario: tiny.yaml\ngrid:\n" + gridOf85(5),
+			"sweep.yaml:5:3: grid.cluster.slots_per_machine: the sweep would have more than 100000 cells (grid values x schedulers x seeds), the limit"},
 		{"seed twice", "scenario: tiny.yaml\nseeds: [1, 2, 1]\n", "sweep.yaml:2:15: seeds[2]: seed 1 is listed twice"},
 		{"negative seed", "scenario: tiny.yaml\nseeds: [-1]\n", "sweep.yaml:2:9: seeds[0]: expected an integer >= 0, got -1"},
 		{"seed axis", "scenario: tiny.yaml\ngrid:\n  seed: [1, 2]\n", "sweep.yaml:3:3: grid.seed: seed cannot be a grid key; list the values under `seeds:` instead"},
@@ -117,4 +124,18 @@ func TestParseSweepErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// gridOf85 is a grid of n keys of 85 values each (85^5 is 4.4e9 cells).
+func gridOf85(n int) string {
+	keys := []string{"cluster.racks", "cluster.machines_per_rack", "cluster.slots_per_machine", "dfs.replicas", "engine.parallel_fetches"}
+	values := make([]string, 85)
+	for i := range values {
+		values[i] = fmt.Sprint(i + 1)
+	}
+	var b strings.Builder
+	for _, k := range keys[:n] {
+		fmt.Fprintf(&b, "  %s: [%s]\n", k, strings.Join(values, ", "))
+	}
+	return b.String()
 }

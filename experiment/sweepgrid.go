@@ -39,6 +39,9 @@ func (sw *Sweep) parseGrid(d *doc, n ast.Node) error {
 		if len(items) == 0 {
 			return d.errAt(e.value, p, "the list is empty; give at least one value")
 		}
+		if sw.cellsWith(len(items)) > MaxCells {
+			return d.errAt(e.keyN, p, "%s", tooManyCells)
+		}
 		ax := Axis{Key: e.key}
 		var texts []string
 		for i, it := range items {

@@ -112,8 +112,11 @@ func checkScheduler(c SchedulerChoice) error {
 func (sw *Sweep) parseSeeds(d *doc, n ast.Node) error {
 	if _, isList := unwrapNode(n).(*ast.SequenceNode); !isList {
 		k, err := d.uint(n, "seeds")
-		if err != nil || k < 1 || k > 1<<20 {
+		if err != nil || k < 1 {
 			return d.errAt(n, "seeds", "expected a number of seeds (1 or more) or a list of seeds, got %s", describe(n))
+		}
+		if sw.cellsWith(int(min(k, MaxCells+1))) > MaxCells {
+			return d.errAt(n, "seeds", "%s", tooManyCells)
 		}
 		sw.Seeds = sw.SeedRange(int(k))
 		return nil
@@ -121,6 +124,9 @@ func (sw *Sweep) parseSeeds(d *doc, n ast.Node) error {
 	items, _ := d.sequence(n, "seeds", "")
 	if len(items) == 0 {
 		return d.errAt(n, "seeds", "the list is empty; give at least one seed")
+	}
+	if sw.cellsWith(len(items)) > MaxCells {
+		return d.errAt(n, "seeds", "%s", tooManyCells)
 	}
 	for i, it := range items {
 		p := fmt.Sprintf("seeds[%d]", i)

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/netsched/netsched/internal/didyoumean"
+	"github.com/netsched/netsched/internal/textread"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
@@ -158,7 +159,7 @@ func fromDeps(deps []workload.Dep) DepList {
 
 func describeNode(n ast.Node) string {
 	if text, ok := scalarText(n); ok {
-		return `"` + text + `"`
+		return `"` + textread.Excerpt(text) + `"`
 	}
 	return "a " + n.Type().YAMLName()
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
+	"github.com/netsched/netsched/internal/textread"
 	"github.com/netsched/netsched/internal/units"
 )
 
@@ -28,11 +29,14 @@ type Error struct {
 // Unwrap is the error from another layer (an importer's option error), if any.
 func (e *Error) Unwrap() error { return e.Err }
 
+// Error's text is capped at textread.MaxMessage: a message quoting the
+// input (a library's, or a value of megabytes) stays readable.
 func (e *Error) Error() string {
+	msg := textread.CapMessage(e.Msg)
 	if e.Path == "" {
-		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Msg)
+		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, msg)
 	}
-	return fmt.Sprintf("%s:%d:%d: %s: %s", e.File, e.Line, e.Column, e.Path, e.Msg)
+	return fmt.Sprintf("%s:%d:%d: %s: %s", e.File, e.Line, e.Column, textread.Excerpt(e.Path), msg)
 }
 
 // nodeError is raised by this package's YAML hooks; the loader turns it into

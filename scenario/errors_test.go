@@ -47,3 +47,17 @@ func TestBadScenarios(t *testing.T) {
 		})
 	}
 }
+
+// An error quotes at most an excerpt of the input, however long the
+// value it is about.
+func TestErrorsQuoteAnExcerpt(t *testing.T) {
+	_, err := Parse("s.yaml", []byte(strings.Repeat("x", 1<<20)), "")
+	want := `s.yaml:1:1: expected a mapping of keys to values, got "` + strings.Repeat("x", 80) + `... (1048576 bytes in all)"`
+	if err == nil || err.Error() != want {
+		t.Errorf("got %.300v\nwant %s", err, want)
+	}
+	long := &Error{File: "f", Line: 1, Column: 1, Msg: strings.Repeat("m", 1<<20)}
+	if n := len(long.Error()); n > 1100 {
+		t.Errorf("a message of 1 MB prints %d bytes", n)
+	}
+}

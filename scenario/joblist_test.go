@@ -273,7 +273,10 @@ func TestTextListMatchesHeld(t *testing.T) {
 		if err := os.WriteFile(path, []byte("jobs:\n"+jobs), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		sc := &Scenario{Machines: make([]Machine, racks*per)}
+		sc := &Scenario{Machines: make([]Machine, racks*per)} // as the cluster above: one slot each
+		for i := range sc.Machines {
+			sc.Machines[i].Slots = 1
+		}
 		var refList []workload.Job
 		specs, src, refErr := decodeJobsYAML(path, []byte("jobs:\n"+jobs))
 		if refErr == nil {

@@ -134,6 +134,7 @@ func fromJob(j *workload.Job) JobSpec {
 // streamed trace is checked the same way as a list in a scenario file.
 type jobChecker struct {
 	machines int
+	noSlots  func(machine int) bool // a machine where no task can run
 	// seen maps each job id checked to where it was defined, for
 	// messages: its index in a list (whose line is computed only for a
 	// message), or a streamed record's line (its text is not kept).
@@ -147,8 +148,9 @@ type jobChecker struct {
 	streamed bool    // jobs come from a stream: arrivals must not decrease
 }
 
-func newJobChecker(machines int) *jobChecker {
-	return &jobChecker{machines: machines, seen: map[string]int{}}
+func newJobChecker(machines []Machine) *jobChecker {
+	noSlots := func(m int) bool { return m >= 0 && m < len(machines) && machines[m].Slots == 0 }
+	return &jobChecker{machines: len(machines), noSlots: noSlots, seen: map[string]int{}}
 }
 
 // lineNo is the line where a job seen as at was defined.
@@ -179,9 +181,15 @@ func (c *jobChecker) check(src *source, item int, js *JobSpec) (workload.Job, er
 			return workload.Job{}, err
 		}
 		for k, t := range s.Tasks {
-			if t.Pin != nil && *t.Pin < 0 {
+			switch {
+			case t.Pin == nil:
+			case *t.Pin < 0:
 				return workload.Job{}, at(fmt.Sprintf("stages[%d].tasks[%d].pin", i, k),
 					"pin %d is not a machine index (cluster has machines 0..%d)", *t.Pin, c.machines-1)
+			case c.noSlots(*t.Pin):
+				// The run would stall with the task never placed.
+				return workload.Job{}, at(fmt.Sprintf("stages[%d].tasks[%d].pin", i, k),
+					"machine %d has slots: 0, so a task pinned to it could never run", *t.Pin)
 			}
 		}
 	}

@@ -4,19 +4,19 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
+	"github.com/netsched/netsched/internal/textread"
 )
 
 // Load reads, checks and resolves a scenario file. Relative trace paths in
 // it are relative to the file's directory.
 func Load(path string) (*Scenario, error) {
-	data, err := os.ReadFile(path)
+	data, err := textread.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -152,6 +152,9 @@ func parseDocument(name string, data []byte) (_ *source, err error) {
 	}
 	if len(bodies) == 1 {
 		src.body = bodies[0]
+		if err := checkAliases(src, src.body); err != nil {
+			return nil, err
+		}
 	}
 	return src, nil
 }

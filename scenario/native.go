@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml"
+	"github.com/netsched/netsched/internal/textread"
 	"github.com/netsched/netsched/workload"
 )
 
@@ -125,7 +125,7 @@ func EncodeJobsJSONL(w io.Writer, jobs []JobSpec) error {
 // DecodeJobsJSONL reads every job of a JSONL trace (form only, as
 // DecodeJobsYAML). Blank lines are skipped.
 func DecodeJobsJSONL(name string, r io.Reader) ([]JobSpec, error) {
-	lr := &lineReader{name: name, r: bufio.NewReader(r)}
+	lr := &lineReader{name: name, r: textread.NewLines(name, r)}
 	var out []JobSpec
 	for {
 		js, _, err := lr.next()
@@ -142,24 +142,25 @@ func DecodeJobsJSONL(name string, r io.Reader) ([]JobSpec, error) {
 // lineReader decodes JSONL records, each with error positions in the file.
 type lineReader struct {
 	name string
-	r    *bufio.Reader
+	r    *textread.Lines
 	line int
 }
 
 // next returns the next record and its source, or io.EOF.
 func (lr *lineReader) next() (JobSpec, *source, error) {
 	for {
-		text, err := lr.r.ReadBytes('\n')
-		if len(text) == 0 && err != nil {
-			if err == io.EOF {
-				return JobSpec{}, nil, io.EOF
+		if !lr.r.Scan() {
+			if err := lr.r.Err(); err != nil {
+				return JobSpec{}, nil, err
 			}
-			return JobSpec{}, nil, fmt.Errorf("%s: %w", lr.name, err)
+			return JobSpec{}, nil, io.EOF
 		}
-		lr.line++
+		lr.line = lr.r.Line()
+		text := lr.r.Bytes()
 		if len(bytes.TrimSpace(text)) == 0 {
 			continue
 		}
+		text = bytes.Clone(text) // kept by the source for later messages
 		var js JobSpec
 		if fastDecodeJob(text, &js) == nil {
 			return js, &source{name: lr.name, line0: lr.line - 1, lazy: text}, nil
@@ -191,11 +192,11 @@ func openNative(path string, options map[string]any, sc *Scenario) (workload.Sou
 		if err != nil {
 			return nil, err
 		}
-		c := newJobChecker(len(sc.Machines))
+		c := newJobChecker(sc.Machines)
 		c.streamed = true
-		return &jsonlSource{f: f, lr: &lineReader{name: path, r: bufio.NewReaderSize(f, 1<<16)}, c: c}, nil
+		return &jsonlSource{f: f, lr: &lineReader{name: path, r: textread.NewLines(path, f)}, c: c}, nil
 	case ".yaml", ".yml":
-		data, err := os.ReadFile(path)
+		data, err := textread.ReadFile(path)
 		if err != nil {
 			return nil, err
 		}

@@ -243,3 +243,75 @@ func TestPlainKeys(t *testing.T) {
 		}
 	}
 }
+
+// devZero links name in a new directory to /dev/zero, an endless input.
+func devZero(t *testing.T, name string) (dir, path string) {
+	t.Helper()
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	dir = t.TempDir()
+	path = filepath.Join(dir, name)
+	if err := os.Symlink("/dev/zero", path); err != nil {
+		t.Skip(err)
+	}
+	return dir, path
+}
+
+// Endless input stops at a limit of the shared reader, naming the file
+// and the line, before it can exhaust memory.
+func TestEndlessInputIsRejected(t *testing.T) {
+	_, path := devZero(t, "s.yaml")
+	if _, err := Load(path); err == nil || err.Error() != path+":1: a NUL byte: not a text file" {
+		t.Errorf("scenario: got %v", err)
+	}
+	for _, name := range []string{"t.jsonl", "t.yaml"} {
+		dir, path := devZero(t, name)
+		sc, err := Parse("s.yaml", []byte(twoMachines+"workload: {trace: "+name+"}\n"), dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = sc.OpenWorkload()
+		if err == nil {
+			_, err = drain(mustSource(t, sc))
+		}
+		if err == nil || err.Error() != path+":1: a NUL byte: not a text file" {
+			t.Errorf("%s: got %v", name, err)
+		}
+	}
+}
+
+func mustSource(t *testing.T, sc *Scenario) workload.Source {
+	src, err := sc.OpenWorkload()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src
+}
+
+func TestUTF16ScenarioIsNamed(t *testing.T) {
+	text := twoMachines + "workload: {jobs: [{id: a, stages: [{id: m, tasks: [{}]}]}]}\n"
+	utf16 := []byte{0xFF, 0xFE}
+	for _, c := range text {
+		utf16 = append(utf16, byte(c), 0)
+	}
+	path := filepath.Join(t.TempDir(), "s.yaml")
+	if err := os.WriteFile(path, utf16, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(path)
+	if want := path + ":1: the file is UTF-16LE text; netsched reads UTF-8 (convert it, e.g. iconv -f UTF-16LE -t UTF-8)"; err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+}
+
+// A task pinned to a machine without slots would stall the run with no
+// line to go by; it is an error at its pin when the file is read.
+func TestPinToMachineWithoutSlots(t *testing.T) {
+	text := "cluster: {racks: 1, machines_per_rack: 2, slots_per_machine: 2, nic: 1MB/s, machines: [{index: 1, slots: 0}]}\n" +
+		"workload:\n  jobs:\n    - {id: A, stages: [{id: map, tasks: [{compute: 1s, pin: 0}, {compute: 1s, pin: 1}]}]}\n"
+	_, err := Parse("s.yaml", []byte(text), "")
+	if want := "s.yaml:4:84: workload.jobs[0].stages[0].tasks[1].pin: machine 1 has slots: 0, so a task pinned to it could never run"; err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+}

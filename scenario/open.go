@@ -103,7 +103,7 @@ func checkJobList(sc *Scenario, l *jobList, src *source, path string) ([]int32, 
 		}
 		return 0
 	})
-	c := newJobChecker(len(sc.Machines))
+	c := newJobChecker(sc.Machines)
 	c.seen, c.list, c.listSrc = make(map[string]int, n), path, src
 	c.find = func(id string) (float64, bool) {
 		for i := range n {

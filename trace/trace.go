@@ -3,21 +3,10 @@
 // scenario through trace/register.
 package trace
 
-import "fmt"
+import "github.com/netsched/netsched/internal/textread"
 
 // ParseError is a problem at one place of a trace file. Line is 1-based;
 // Field names the offending field or column, or is empty for a whole-line
-// or whole-file problem.
-type ParseError struct {
-	File  string
-	Line  int
-	Field string
-	Msg   string
-}
-
-func (e *ParseError) Error() string {
-	if e.Field == "" {
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
-	}
-	return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Field, e.Msg)
-}
+// or whole-file problem. It is the error of the shared text reader, so a
+// reader's errors, limits included, are all of one type.
+type ParseError = textread.Error

@@ -86,7 +86,7 @@ report.html with the figures (see 'netsched report').
 	}
 	f := cmd.Flags()
 	f.StringVar(&schedulers, "schedulers", "", "comma-separated schedulers; the first is the baseline (default: every registered one, fifo first)")
-	f.IntVar(&seeds, "seeds", 1, "runs per scheduler, with consecutive seeds from the scenario's")
+	f.IntVar(&seeds, "seeds", 1, "runs per scheduler, with consecutive seeds from the scenario's (schedulers x seeds at most 100,000)")
 	f.StringVar(&out, "out", "", "output directory (default out/compare-<scenario name>)")
 	f.IntVar(&workers, "workers", 0, "runs at once (default: one per CPU)")
 	f.BoolVar(&noReport, "no-report", false, "skip report.html and the figures")

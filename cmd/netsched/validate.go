@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"text/tabwriter"
@@ -12,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/netsched/netsched/internal/outdir"
+	"github.com/netsched/netsched/internal/textread"
 	"github.com/netsched/netsched/metrics"
 	"github.com/netsched/netsched/scenario"
 	"github.com/netsched/netsched/validate"
@@ -47,7 +47,7 @@ namespace is removed when the run ends.`,
 					names, docs = append(names, n+".yaml"), append(docs, d)
 				}
 			case !suite && len(args) == 1:
-				d, err := os.ReadFile(args[0])
+				d, err := textread.ReadFile(args[0])
 				if err != nil {
 					return err
 				}

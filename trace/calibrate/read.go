@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/netsched/netsched/internal/textread"
 	"github.com/netsched/netsched/internal/units"
 )
 
@@ -50,7 +51,7 @@ func ReadFile(path string, fit *Fitter) (Format, int, error) {
 
 // Read is ReadFile on an open reader; name labels the errors.
 func Read(r io.Reader, name string, fit *Fitter) (Format, int, error) {
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(textread.NewReader(name, r))
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	head, err := cr.Read()
@@ -80,7 +81,7 @@ func Read(r io.Reader, name string, fit *Fitter) (Format, int, error) {
 		format = Generic
 	default:
 		return 0, 0, fmt.Errorf("%s:1: header: expected netsched's tasks.csv (columns stage, input_done, finish, input_bytes) or the columns kind,bytes,seconds; found %q",
-			name, strings.Join(head, ","))
+			name, textread.Excerpt(strings.Join(head, ",")))
 	}
 	n := 0
 	for {
@@ -125,6 +126,10 @@ func csvError(name string, err error) error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
 		return fmt.Errorf("%s:%d: %v", name, pe.Line, pe.Err)
+	}
+	var limit *textread.Error
+	if errors.As(err, &limit) {
+		return err // names the file and the line
 	}
 	return fmt.Errorf("%s: %w", name, err)
 }

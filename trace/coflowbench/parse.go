@@ -1,8 +1,6 @@
 package coflowbench
 
 import (
-	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -10,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/netsched/netsched/internal/textread"
 	"github.com/netsched/netsched/trace"
 	"github.com/netsched/netsched/workload"
 )
@@ -43,22 +42,17 @@ func ReadFile(path string) (*Trace, error) {
 //     longer replay the file it was given.
 func Parse(name string, r io.Reader) (*Trace, error) {
 	p := &parser{name: name, ids: map[string]int{}}
-	br := bufio.NewReaderSize(r, 1<<16)
-	for {
-		line, err := br.ReadString('\n')
-		if line != "" {
-			p.lineNo++
-			if perr := p.line(line); perr != nil {
-				return nil, perr
-			}
-		}
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+	lines := textread.NewHeldLines(name, r) // the trace is kept whole
+	for lines.Scan() {
+		p.lineNo = lines.Line()
+		if perr := p.line(string(lines.Bytes())); perr != nil {
+			return nil, perr
 		}
 	}
+	if err := lines.Err(); err != nil {
+		return nil, err
+	}
+	p.lineNo = lines.Line() // with the blank lines at the end
 	return p.finish()
 }
 

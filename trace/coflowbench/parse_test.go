@@ -158,3 +158,13 @@ func TestFB2010Golden(t *testing.T) {
 		t.Errorf("second coflow %+v", c)
 	}
 }
+
+func TestReadFileEndlessInput(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	_, err := ReadFile("/dev/zero")
+	if err == nil || err.Error() != "/dev/zero:1: a NUL byte: not a text file" {
+		t.Fatalf("got %v", err)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/netsched/netsched/internal/textread"
 	"github.com/netsched/netsched/trace"
 )
 
@@ -102,45 +103,16 @@ type lines struct {
 	table string   // "task_events" or "job_events", for messages
 	cols  []string // column names
 	other int      // the other table's column count, for a hint
-	src   *errReader
-	sc    *bufio.Scanner
+	src   *textread.Lines
 	line  int
 	f     [][]byte // fields of the current line (reused)
 	err   error
-	// partial is set when the current line is the end of the data without
-	// a newline: after a read error (a truncated gzip stream) it is a cut
-	// line, to be reported as the read error, not as a bad field.
-	partial bool
 }
 
 func newLines(name, table string, cols []string, other int, r io.Reader) *lines {
-	l := &lines{name: name, table: table, cols: cols, other: other, src: &errReader{r: r}, f: make([][]byte, 0, len(cols))}
-	l.sc = bufio.NewScanner(l.src)
-	l.sc.Buffer(make([]byte, 0, 4096), maxLine)
-	l.sc.Split(func(data []byte, atEOF bool) (int, []byte, error) {
-		adv, tok, err := bufio.ScanLines(data, atEOF)
-		l.partial = tok != nil && atEOF && adv == len(data) && data[len(data)-1] != '\n'
-		return adv, tok, err
-	})
-	return l
-}
-
-// errReader remembers the first read error other than io.EOF.
-type errReader struct {
-	r   io.Reader
-	err error
-}
-
-func (e *errReader) Read(p []byte) (int, error) {
-	n, err := e.r.Read(p)
-	if err != nil && err != io.EOF && e.err == nil {
-		e.err = err
-	}
-	return n, err
-}
-
-func (l *lines) readErr(line int, err error) *ParseError {
-	return l.errf(line, "", "cannot read further: %v (truncated or corrupt file?)", err)
+	src := textread.NewLines(name, r)
+	src.SetMaxLine(maxLine, "a "+table+" record")
+	return &lines{name: name, table: table, cols: cols, other: other, src: src, f: make([][]byte, 0, len(cols))}
 }
 
 func (l *lines) errf(line int, field, format string, args ...any) *ParseError {
@@ -152,13 +124,9 @@ func (l *lines) next() (bool, error) {
 	if l.err != nil {
 		return false, l.err
 	}
-	for l.sc.Scan() {
-		l.line++
-		if l.partial && l.src.err != nil {
-			l.err = l.readErr(l.line, l.src.err)
-			return false, l.err
-		}
-		b := bytes.TrimSuffix(l.sc.Bytes(), []byte{'\r'})
+	for l.src.Scan() {
+		l.line = l.src.Line()
+		b := bytes.TrimSuffix(l.src.Bytes(), []byte{'\r'})
 		if len(bytes.TrimSpace(b)) == 0 {
 			continue
 		}
@@ -168,15 +136,8 @@ func (l *lines) next() (bool, error) {
 		}
 		return true, nil
 	}
-	if err := l.sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			l.err = l.errf(l.line+1, "", "line is longer than %d bytes: not a %s record", maxLine, l.table)
-		} else {
-			l.err = l.readErr(l.line+1, err)
-		}
-		return false, l.err
-	}
-	return false, nil
+	l.err = l.src.Err()
+	return false, l.err
 }
 
 func (l *lines) split(b []byte) error {

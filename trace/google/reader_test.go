@@ -118,7 +118,7 @@ func TestTaskEventReaderErrors(t *testing.T) {
 		{"constraint 2", "1,,2,3,4,1,u,0,9,,,,2\n",
 			"t.csv:1: different-machine constraint: 2 is not 0 or 1 (or empty)"},
 		{"long line", strings.Repeat("1", maxLine+1) + "\n",
-			"t.csv:1: line is longer than 65536 bytes: not a task_events record"},
+			"t.csv:1: the line is longer than the limit of 64 KiB: not a task_events record"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := readTasks(c.text)

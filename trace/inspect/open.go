@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml"
+	"github.com/netsched/netsched/internal/textread"
 	"github.com/netsched/netsched/scenario"
 	"github.com/netsched/netsched/trace/coflowbench"
 	_ "github.com/netsched/netsched/trace/register" // the formats and generators Open resolves
@@ -67,7 +68,7 @@ func (in Input) Open() (workload.Source, error) {
 func (in Input) resolve() (*scenario.Scenario, error) {
 	name, data, baseDir := "default.yaml", scenario.DefaultYAML(), ""
 	if in.Scenario != "" {
-		b, err := os.ReadFile(in.Scenario)
+		b, err := textread.ReadFile(in.Scenario)
 		if err != nil {
 			return nil, err
 		}

@@ -8,13 +8,13 @@
 package swim
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
+	"github.com/netsched/netsched/internal/textread"
 	"github.com/netsched/netsched/trace"
 	"github.com/netsched/netsched/workload"
 )
@@ -49,7 +49,7 @@ const maxLine = 1 << 20 // longer lines are certainly not SWIM records
 // without records is an error.
 type Reader struct {
 	name       string
-	sc         *bufio.Scanner
+	lines      *textread.Lines
 	line       int
 	records    int
 	lastSubmit float64
@@ -59,9 +59,9 @@ type Reader struct {
 
 // NewReader reads r; name is used in error messages.
 func NewReader(name string, r io.Reader) *Reader {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
-	return &Reader{name: name, sc: sc, ids: map[string]int{}}
+	lines := textread.NewHeldLines(name, r) // ids are kept
+	lines.SetMaxLine(maxLine, "a SWIM record")
+	return &Reader{name: name, lines: lines, ids: map[string]int{}}
 }
 
 // Next returns the next record, ok=false at the end of the file, or an
@@ -70,9 +70,9 @@ func (r *Reader) Next() (rec Record, ok bool, err error) {
 	if r.err != nil {
 		return Record{}, false, r.err
 	}
-	for r.sc.Scan() {
-		r.line++
-		text := strings.TrimRight(r.sc.Text(), "\r")
+	for r.lines.Scan() {
+		r.line = r.lines.Line()
+		text := strings.TrimRight(string(r.lines.Bytes()), "\r")
 		if strings.TrimSpace(text) == "" {
 			continue
 		}
@@ -84,12 +84,9 @@ func (r *Reader) Next() (rec Record, ok bool, err error) {
 		r.records++
 		return rec, true, nil
 	}
-	if err := r.sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			r.err = r.errf(r.line+1, "", "line is longer than %d bytes: not a SWIM record", maxLine)
-		} else {
-			r.err = fmt.Errorf("%s: %w", r.name, err)
-		}
+	r.line = r.lines.Line() // with the blank lines at the end
+	if err := r.lines.Err(); err != nil {
+		r.err = err
 		return Record{}, false, r.err
 	}
 	if r.records == 0 {

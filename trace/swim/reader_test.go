@@ -86,7 +86,7 @@ func TestReaderErrors(t *testing.T) {
 		{"duplicate id", "job0\t9\t9\t1\t0\t1\n\njob0\t10\t1\t1\t0\t1\n",
 			`t.tsv:3: id: duplicate job id "job0" (first on line 1)`},
 		{"long line", strings.Repeat("x", maxLine+1),
-			"t.tsv:1: line is longer than 1048576 bytes: not a SWIM record"},
+			"t.tsv:1: the line is longer than the limit of 1 MiB: not a SWIM record"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := readAll(c.text)
