@@ -8,6 +8,7 @@
 package units
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -21,6 +22,33 @@ import (
 var siPrefix = map[string]float64{"": 1, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15}
 var iecPrefix = map[string]float64{"Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30, "Ti": 1 << 40, "Pi": 1 << 50}
 
+// ParseNumber is the one reader of a plain number in netsched's files, in
+// any spelling (0.5, 5e-1, .5, +5E-1): decimal digits, a point, a sign and
+// an exponent only; finite, and not a non-zero value that rounds to 0 (a
+// tiny value must meet the same range checks as any other).
+func ParseNumber(s string) (float64, error) {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.IndexFunc(s, func(c rune) bool { return !strings.ContainsRune("0123456789.eE+-", c) }) >= 0 {
+		return 0, fmt.Errorf("%q is not a number", s)
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+		return 0, fmt.Errorf("%s is beyond the largest number (about 1.8e308)", s)
+	case err != nil:
+		return 0, fmt.Errorf("%q is not a number", s)
+	case v == 0 && nonZeroMantissa(s):
+		return 0, fmt.Errorf("%s is below the smallest number (about 4.9e-324)", s)
+	}
+	return v, nil
+}
+
+// nonZeroMantissa reports a non-zero digit before the exponent.
+func nonZeroMantissa(s string) bool {
+	mant, _, _ := strings.Cut(strings.ToLower(s), "e")
+	return strings.ContainsAny(mant, "123456789")
+}
+
 // splitNumber separates a leading decimal number from its unit suffix.
 func splitNumber(s string) (float64, string, error) {
 	s = strings.TrimSpace(s)
@@ -30,14 +58,15 @@ func splitNumber(s string) (float64, string, error) {
 	}
 	// Do not swallow an 'e' that starts a unit (no such unit exists, but keep the
 	// parser honest): back off while the number does not parse.
-	for i > 0 {
-		if v, err := strconv.ParseFloat(s[:i], 64); err == nil {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return 0, "", fmt.Errorf("%q is not a finite number", s)
-			}
-			return v, strings.TrimSpace(s[i:]), nil
+	for ; i > 0; i-- {
+		if _, err := strconv.ParseFloat(s[:i], 64); err != nil && !errors.Is(err, strconv.ErrRange) {
+			continue
 		}
-		i--
+		v, err := ParseNumber(s[:i])
+		if err != nil {
+			return 0, "", fmt.Errorf("%q: %v", s, err)
+		}
+		return v, strings.TrimSpace(s[i:]), nil
 	}
 	return 0, "", fmt.Errorf("%q does not start with a number", s)
 }
@@ -115,9 +144,10 @@ func ParseRate(s string) (float64, error) {
 // it.
 func ParseDuration(s string) (float64, error) {
 	s = strings.TrimSpace(s)
-	if v, err := strconv.ParseFloat(s, 64); err == nil {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, fmt.Errorf("duration %q is not finite", s)
+	if _, err := strconv.ParseFloat(s, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		v, err := ParseNumber(s)
+		if err != nil {
+			return 0, fmt.Errorf("duration %v", err)
 		}
 		return v, nil
 	}
