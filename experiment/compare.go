@@ -100,7 +100,9 @@ func compareSweep(opts CompareOptions) (*Sweep, []string, error) {
 		}
 	}
 	if opts.Seeds > 1 {
-		sw.Seeds = sw.SeedRange(opts.Seeds)
+		if sw.Seeds, err = sw.SeedRange(opts.Seeds); err != nil {
+			return nil, nil, fmt.Errorf("--seeds: %w", err)
+		}
 	} else if opts.Seeds < 0 {
 		return nil, nil, fmt.Errorf("--seeds %d: expected 1 or more", opts.Seeds)
 	}

@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -89,6 +90,7 @@ func TestParseSweepErrors(t *testing.T) {
 		{"scheduler key", "scenario: tiny.yaml\nschedulers: [{nam: fifo}]\n", `sweep.yaml:2:15: schedulers[0].nam: unknown key "nam" (expected one of: name, params, label, network, network_params)`},
 		{"unknown network policy", "scenario: tiny.yaml\nschedulers: [{name: fair, network: varis}]\n", `sweep.yaml:2:14: schedulers[0]: unknown network policy "varis" (registered: aalo, fair, fifo, scf, varys)`},
 		{"zero seeds", "scenario: tiny.yaml\nseeds: 0\n", "sweep.yaml:2:8: seeds: expected a number of seeds (1 or more) or a list of seeds, got 0"},
+		{"seed 0", "scenario: tiny.yaml\nseeds: [1, 0]\n", "sweep.yaml:2:12: seeds[1]: expected a seed >= 1 (as a scenario's seed)"},
 		{"seed twice", "scenario: tiny.yaml\nseeds: [1, 2, 1]\n", "sweep.yaml:2:15: seeds[2]: seed 1 is listed twice"},
 		{"negative seed", "scenario: tiny.yaml\nseeds: [-1]\n", "sweep.yaml:2:9: seeds[0]: expected an integer >= 0, got -1"},
 		{"seed axis", "scenario: tiny.yaml\ngrid:\n  seed: [1, 2]\n", "sweep.yaml:3:3: grid.seed: seed cannot be a grid key; list the values under `seeds:` instead"},
@@ -116,5 +118,20 @@ func TestParseSweepErrors(t *testing.T) {
 				t.Errorf("got  %v\nwant %s", err, tc.want)
 			}
 		})
+	}
+}
+
+// N seeds from the largest seed would wrap around to 0 and 1.
+func TestSeedRangeDoesNotWrap(t *testing.T) {
+	sw := &Sweep{Base: map[string]any{"seed": uint64(math.MaxUint64)}}
+	if got, err := sw.SeedRange(3); err == nil || !strings.Contains(err.Error(), "3 seeds from seed 18446744073709551615 pass the largest seed") {
+		t.Errorf("got %v, %v", got, err)
+	}
+	if got, err := sw.SeedRange(1); err != nil || len(got) != 1 || got[0] != math.MaxUint64 {
+		t.Errorf("one seed: %v, %v", got, err)
+	}
+	sw.Base["seed"] = uint64(math.MaxUint64 - 2)
+	if got, err := sw.SeedRange(3); err != nil || got[2] != math.MaxUint64 {
+		t.Errorf("up to the largest: %v, %v", got, err)
 	}
 }

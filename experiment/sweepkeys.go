@@ -115,7 +115,11 @@ func (sw *Sweep) parseSeeds(d *doc, n ast.Node) error {
 		if err != nil || k < 1 || k > 1<<20 {
 			return d.errAt(n, "seeds", "expected a number of seeds (1 or more) or a list of seeds, got %s", describe(n))
 		}
-		sw.Seeds = sw.SeedRange(int(k))
+		seeds, err := sw.SeedRange(int(k))
+		if err != nil {
+			return d.errAt(n, "seeds", "%v", err)
+		}
+		sw.Seeds = seeds
 		return nil
 	}
 	items, _ := d.sequence(n, "seeds", "")
@@ -127,6 +131,9 @@ func (sw *Sweep) parseSeeds(d *doc, n ast.Node) error {
 		s, err := d.uint(it, p)
 		if err != nil {
 			return err
+		}
+		if s == 0 {
+			return d.errAt(it, p, "expected a seed >= 1 (as a scenario's seed)")
 		}
 		if slices.Contains(sw.Seeds, s) {
 			return d.errAt(it, p, "seed %d is listed twice", s)

@@ -258,3 +258,32 @@ func TestJSONLRejectsRepeatedKeysAndTinyNumbers(t *testing.T) {
 		}
 	}
 }
+
+// A byte order mark is rejected at 1:1 in a scenario and a JSONL trace (not
+// read as part of the first key or id); a NUL in an id is an error at its
+// line.
+func TestByteOrderMarkAndControlCharacters(t *testing.T) {
+	const scen = "cluster: {racks: 1, machines_per_rack: 2, slots_per_machine: 2, nic: 1Gbps}\nworkload:\n  jobs:\n    - {id: a, stages: [{id: m, tasks: [{}]}]}\n"
+	if _, err := Parse("bom.yaml", []byte("\ufeff"+scen), "."); err == nil || !strings.HasPrefix(err.Error(), "bom.yaml:1:1: the file starts with a UTF-8 byte order mark") {
+		t.Errorf("scenario with a BOM: %v", err)
+	}
+	nul := strings.Replace(scen, "id: a,", `id: "a\0b",`, 1)
+	if _, err := Parse("nul.yaml", []byte(nul), "."); err == nil || !strings.Contains(err.Error(), `nul.yaml:4:`) || !strings.Contains(err.Error(), "U+0000") {
+		t.Errorf("NUL in an id: %v", err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "t.jsonl"), []byte("\ufeff"+`{"id": "a", "stages": [{"id": "m", "tasks": [{}]}]}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := Parse(filepath.Join(dir, "s.yaml"), []byte("cluster: {racks: 1, machines_per_rack: 2, slots_per_machine: 2, nic: 1Gbps}\nworkload: {trace: t.jsonl}\n"), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := sc.OpenWorkload()
+	if err == nil {
+		_, _, err = src.Next()
+	}
+	if err == nil || !strings.Contains(err.Error(), "t.jsonl:1:1: the file starts with a UTF-8 byte order mark") {
+		t.Errorf("JSONL with a BOM: %v", err)
+	}
+}

@@ -157,6 +157,11 @@ func (lr *lineReader) next() (JobSpec, *source, error) {
 			return JobSpec{}, nil, fmt.Errorf("%s: %w", lr.name, err)
 		}
 		lr.line++
+		if lr.line == 1 {
+			if err := checkBOM(lr.name, text); err != nil {
+				return JobSpec{}, nil, err
+			}
+		}
 		if len(bytes.TrimSpace(text)) == 0 {
 			continue
 		}
