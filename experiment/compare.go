@@ -109,7 +109,9 @@ func compareSweep(opts CompareOptions) (*Sweep, []string, error) {
 		return nil, nil, fmt.Errorf("--seeds %d: expected at most %d (the most cells a comparison may run)", opts.Seeds, MaxCells)
 	}
 	if opts.Seeds > 1 {
-		sw.Seeds = sw.SeedRange(opts.Seeds)
+		if sw.Seeds, err = sw.SeedRange(opts.Seeds); err != nil {
+			return nil, nil, fmt.Errorf("--seeds: %w", err)
+		}
 	} else if opts.Seeds < 0 {
 		return nil, nil, fmt.Errorf("--seeds %d: expected 1 or more", opts.Seeds)
 	}

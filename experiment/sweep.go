@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/netsched/netsched/report"
@@ -148,13 +149,21 @@ func (s *Sweep) seeds() []uint64 {
 }
 
 // SeedRange is n consecutive seeds starting at the base scenario's: what
-// `seeds: N` and `compare --seeds N` mean.
-func (s *Sweep) SeedRange(n int) []uint64 {
+// `seeds: N` and `compare --seeds N` mean. A range that would pass
+// 2^64-1 is an error, not a wrap to 0 (which is no seed) and 1.
+func (s *Sweep) SeedRange(n int) ([]uint64, error) {
+	first := s.baseSeed()
+	if n < 1 {
+		return nil, fmt.Errorf("%d seeds: expected 1 or more", n)
+	}
+	if last := first + uint64(n-1); last < first {
+		return nil, fmt.Errorf("%d seeds from seed %d pass the largest seed %d; start lower or run fewer", n, first, uint64(math.MaxUint64))
+	}
 	out := make([]uint64, n)
 	for i := range out {
-		out[i] = s.baseSeed() + uint64(i)
+		out[i] = first + uint64(i)
 	}
-	return out
+	return out, nil
 }
 
 // Labels lists the scheduler labels in sweep order.

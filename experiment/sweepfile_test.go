@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -96,6 +97,7 @@ func TestParseSweepErrors(t *testing.T) {
 			"sweep.yaml:2:8: seeds: the sweep would have more than 100000 cells (grid values x schedulers x seeds), the limit"},
 		{"grid of 4e9 cells", "scenario: tiny.yaml\ngrid:\n" + gridOf85(5),
 			"sweep.yaml:5:3: grid.cluster.slots_per_machine: the sweep would have more than 100000 cells (grid values x schedulers x seeds), the limit"},
+		{"seed 0", "scenario: tiny.yaml\nseeds: [1, 0]\n", "sweep.yaml:2:12: seeds[1]: expected a seed >= 1 (as a scenario's seed)"},
 		{"seed twice", "scenario: tiny.yaml\nseeds: [1, 2, 1]\n", "sweep.yaml:2:15: seeds[2]: seed 1 is listed twice"},
 		{"negative seed", "scenario: tiny.yaml\nseeds: [-1]\n", "sweep.yaml:2:9: seeds[0]: expected an integer >= 0, got -1"},
 		{"seed axis", "scenario: tiny.yaml\ngrid:\n  seed: [1, 2]\n", "sweep.yaml:3:3: grid.seed: seed cannot be a grid key; list the values under `seeds:` instead"},
@@ -138,4 +140,19 @@ func gridOf85(n int) string {
 		fmt.Fprintf(&b, "  %s: [%s]\n", k, strings.Join(values, ", "))
 	}
 	return b.String()
+}
+
+// N seeds from the largest seed would wrap around to 0 and 1.
+func TestSeedRangeDoesNotWrap(t *testing.T) {
+	sw := &Sweep{Base: map[string]any{"seed": uint64(math.MaxUint64)}}
+	if got, err := sw.SeedRange(3); err == nil || !strings.Contains(err.Error(), "3 seeds from seed 18446744073709551615 pass the largest seed") {
+		t.Errorf("got %v, %v", got, err)
+	}
+	if got, err := sw.SeedRange(1); err != nil || len(got) != 1 || got[0] != math.MaxUint64 {
+		t.Errorf("one seed: %v, %v", got, err)
+	}
+	sw.Base["seed"] = uint64(math.MaxUint64 - 2)
+	if got, err := sw.SeedRange(3); err != nil || got[2] != math.MaxUint64 {
+		t.Errorf("up to the largest: %v, %v", got, err)
+	}
 }

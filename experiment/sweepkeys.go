@@ -118,7 +118,11 @@ func (sw *Sweep) parseSeeds(d *doc, n ast.Node) error {
 		if sw.cellsWith(int(min(k, MaxCells+1))) > MaxCells {
 			return d.errAt(n, "seeds", "%s", tooManyCells)
 		}
-		sw.Seeds = sw.SeedRange(int(k))
+		seeds, err := sw.SeedRange(int(k))
+		if err != nil {
+			return d.errAt(n, "seeds", "%v", err)
+		}
+		sw.Seeds = seeds
 		return nil
 	}
 	items, _ := d.sequence(n, "seeds", "")
@@ -133,6 +137,9 @@ func (sw *Sweep) parseSeeds(d *doc, n ast.Node) error {
 		s, err := d.uint(it, p)
 		if err != nil {
 			return err
+		}
+		if s == 0 {
+			return d.errAt(it, p, "expected a seed >= 1 (as a scenario's seed)")
 		}
 		if slices.Contains(sw.Seeds, s) {
 			return d.errAt(it, p, "seed %d is listed twice", s)

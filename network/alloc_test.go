@@ -268,22 +268,36 @@ func TestConfigErrorsAndDefaults(t *testing.T) {
 		{Racks: 1, Machines: []Machine{{Rack: 1, NICUp: 1, NICDown: 1}}},
 		{Kind: TwoTier, Machines: machines(2, 1, 1), Oversubscription: -2},
 		{Kind: Hybrid, Machines: machines(2, 1, 1), OCS: OCSConfig{PortSpeed: -1}},
-		{Machines: machines(2, 1, 1), Monitor: MonitorConfig{Window: -1}},
+		{Machines: machines(2, 1, 1), Monitor: MonitorConfig{Interval: 1, Window: -1}},
+		{Machines: machines(2, 1, 1), Monitor: MonitorConfig{}}, // Interval 0: a zero is not "absent"
+		{Machines: machines(2, 1, 1), Monitor: MonitorConfig{Interval: 1, Threshold: 1.5}},
+		{Kind: TwoTier, Machines: machines(2, 1, 1)},                     // Oversubscription 0 derives no rack link
+		{Kind: Hybrid, Machines: machines(2, 1, 1), Oversubscription: 1}, // OCS PortSpeed and Interval 0
+		{Kind: Hybrid, Machines: machines(2, 1, 1), Oversubscription: 1, OCS: OCSConfig{PortSpeed: 1, Interval: 1, Delay: -1}},
 	}
 	for _, c := range bad {
 		if _, err := New(c); err == nil {
 			t.Errorf("New(%+v) accepted", c)
 		}
 	}
-	n, err := New(Config{Kind: Hybrid, Machines: machines(4, 2, 100)})
+	// Zeros that mean something are kept: instant circuits, every flow an
+	// elephant, no smoothing, always saturated.
+	zeros := Config{Kind: Hybrid, Machines: machines(4, 2, 100), Oversubscription: 1,
+		OCS: OCSConfig{PortSpeed: 1, Interval: 1}, Monitor: MonitorConfig{Interval: 1}}
+	n, err := New(zeros)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := n.Config()
-	if c.Racks != 2 || c.Oversubscription != 1 || c.OCS.PortSpeed != 1.25e9 || c.OCS.Interval != 1 ||
-		c.OCS.Delay != 0.01 || c.OCS.ElephantThreshold != 1.125e9 || c.Monitor.Interval != 1 ||
-		c.Monitor.Window != 5 || c.Monitor.Threshold != 0.8 {
-		t.Errorf("defaults not applied: %+v", c)
+	if c := n.Config(); c.Racks != 2 || c.OCS != zeros.OCS || c.Monitor.Window != 0 || c.Monitor.Threshold != 0 {
+		t.Errorf("zeros not kept: %+v", c)
+	}
+	n, err = New(Config{Kind: Hybrid, Machines: machines(4, 2, 100), Oversubscription: 1, OCS: DefaultOCS(), Monitor: DefaultMonitor()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := n.Config(); c.OCS.PortSpeed != 1.25e9 || c.OCS.Interval != 1 || c.OCS.Delay != 0.01 || c.OCS.ElephantThreshold != 1.125e9 ||
+		c.Monitor.Interval != 1 || c.Monitor.Window != 5 || c.Monitor.Threshold != 0.8 {
+		t.Errorf("defaults: %+v", c)
 	}
 	if len(n.Links()) != 2*4+2*2+2*2 {
 		t.Errorf("%d links, want 16", len(n.Links()))
@@ -318,7 +332,7 @@ func TestGranularity(t *testing.T) {
 
 // Links names every link's kind, owner and direction, matching its name.
 func TestLinkInfo(t *testing.T) {
-	n, err := New(Config{Kind: Hybrid, Machines: machines(4, 2, 100)})
+	n, err := New(Config{Kind: Hybrid, Machines: machines(4, 2, 100), Oversubscription: 1, OCS: DefaultOCS(), Monitor: DefaultMonitor()})
 	if err != nil {
 		t.Fatal(err)
 	}

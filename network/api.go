@@ -31,7 +31,9 @@ type Machine struct {
 	NICDown float64
 }
 
-// Config describes a network. Zero values take the documented defaults.
+// Config describes a network. New takes every value as given (a zero is a
+// zero); DefaultOCS and DefaultMonitor give the documented defaults. Only
+// Kind (nonblocking) and Racks (from the machines) may be left zero.
 type Config struct {
 	Kind     Kind
 	Machines []Machine // index = machine id; racks numbered 0..Racks-1
@@ -40,7 +42,7 @@ type Config struct {
 	// Two-tier and hybrid: rack uplink/downlink speed in bytes/s. When zero,
 	// derived as (sum of the rack's NIC speeds) / Oversubscription.
 	RackUp, RackDown float64
-	Oversubscription float64 // default 1 (no oversubscription)
+	Oversubscription float64 // >= 1 (1: none) when a rack link is derived
 
 	OCS     OCSConfig
 	Monitor MonitorConfig
@@ -57,17 +59,17 @@ type Config struct {
 
 // OCSConfig parameterises the optical circuit switch of a hybrid network.
 type OCSConfig struct {
-	PortSpeed         float64 // bytes/s of one circuit; default 10 Gbps
-	Interval          float64 // seconds between reconfigurations; default 1 s
-	Delay             float64 // seconds a changed circuit carries nothing; default 10 ms
-	ElephantThreshold float64 // bytes; flows at or above use circuits; default 1.125e9
+	PortSpeed         float64 // bytes/s of one circuit, > 0; default 10 Gbps
+	Interval          float64 // seconds between reconfigurations, > 0; default 1 s
+	Delay             float64 // seconds a changed circuit carries nothing, >= 0; default 10 ms
+	ElephantThreshold float64 // bytes, >= 0; flows at or above use circuits; default 1.125e9
 }
 
 // MonitorConfig parameterises the measurement a real cluster could make.
 type MonitorConfig struct {
-	Interval  float64 // seconds between samples; default 1 s; negative disables
-	Window    float64 // EMA time constant in seconds; default 5 s
-	Threshold float64 // cross-rack utilisation at or above which the core is "saturated"; default 0.8
+	Interval  float64 // seconds between samples; default 1 s; negative: no monitor; 0 is an error
+	Window    float64 // EMA time constant in seconds, >= 0 (0: no smoothing); default 5 s
+	Threshold float64 // cross-rack utilisation in [0, 1] at or above which the core is "saturated"; default 0.8
 	// OnSample, when set, receives every sample (for a timeline output); a
 	// stretch of identical samples skipped at once arrives as one call with
 	// its Count.

@@ -6,7 +6,10 @@ import (
 	"slices"
 )
 
-// Defaults applied by New to zero-valued Config fields.
+// The defaults of a network's settings. New applies none of them: a
+// scenario's resolution gives every absent key its default
+// (scenario.resolveNetwork), so that a zero written by a user is read as
+// zero.
 const (
 	DefaultOversubscription  = 1.0
 	DefaultOCSPortSpeed      = 10e9 / 8 // 10 Gbps in bytes/s
@@ -18,11 +21,23 @@ const (
 	DefaultMonitorThreshold  = 0.8
 )
 
+// DefaultOCS is the optical circuit switch with every default.
+func DefaultOCS() OCSConfig {
+	return OCSConfig{PortSpeed: DefaultOCSPortSpeed, Interval: DefaultOCSInterval, Delay: DefaultOCSDelay, ElephantThreshold: DefaultElephantThreshold}
+}
+
+// DefaultMonitor is the network monitor with every default.
+func DefaultMonitor() MonitorConfig {
+	return MonitorConfig{Interval: DefaultMonitorInterval, Window: DefaultMonitorWindow, Threshold: DefaultMonitorThreshold}
+}
+
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
-// withDefaults validates cfg and returns a copy with every default applied.
-// Fields that do not apply to the chosen Kind are ignored.
-func withDefaults(cfg Config) (Config, error) {
+// checkConfig validates cfg and returns a copy with Kind and Racks filled
+// in when left zero (the Go zero values of the API: a nonblocking network,
+// racks up to the highest rack of a machine). Every other value is taken as
+// given. Fields that do not apply to the chosen Kind are ignored.
+func checkConfig(cfg Config) (Config, error) {
 	switch cfg.Kind {
 	case "":
 		cfg.Kind = NonBlocking
@@ -57,74 +72,64 @@ func withDefaults(cfg Config) (Config, error) {
 		return cfg, fmt.Errorf("network: Granularity = %v must be finite and >= 0", cfg.Granularity)
 	}
 	if cfg.Kind == NonBlocking {
-		return cfg, checkMonitor(&cfg.Monitor)
+		return cfg, checkMonitor(cfg.Monitor)
 	}
 	for _, f := range []struct {
 		name string
 		v    float64
-	}{{"RackUp", cfg.RackUp}, {"RackDown", cfg.RackDown}, {"Oversubscription", cfg.Oversubscription}} {
+	}{{"RackUp", cfg.RackUp}, {"RackDown", cfg.RackDown}} {
 		if !finite(f.v) || f.v < 0 {
 			return cfg, fmt.Errorf("network: %s = %v must be finite and >= 0", f.name, f.v)
 		}
 	}
-	if cfg.Oversubscription == 0 {
-		cfg.Oversubscription = DefaultOversubscription
+	// The ratio derives the rack links not given.
+	if derived := cfg.RackUp == 0 || cfg.RackDown == 0; derived && !(cfg.Oversubscription >= 1 && finite(cfg.Oversubscription)) {
+		return cfg, fmt.Errorf("network: Oversubscription = %v must be finite and >= 1 (1: none)", cfg.Oversubscription)
 	}
 	if cfg.Kind == Hybrid {
-		if err := checkOCS(&cfg.OCS); err != nil {
+		if err := checkOCS(cfg.OCS); err != nil {
 			return cfg, err
 		}
 	}
-	return cfg, checkMonitor(&cfg.Monitor)
+	return cfg, checkMonitor(cfg.Monitor)
 }
 
-func checkOCS(o *OCSConfig) error {
+func checkOCS(o OCSConfig) error {
 	for _, f := range []struct {
-		name string
-		v    *float64
-		def  float64
+		name     string
+		v        float64
+		positive bool
 	}{
-		{"PortSpeed", &o.PortSpeed, DefaultOCSPortSpeed},
-		{"Interval", &o.Interval, DefaultOCSInterval},
-		{"ElephantThreshold", &o.ElephantThreshold, DefaultElephantThreshold},
+		{"PortSpeed", o.PortSpeed, true},
+		{"Interval", o.Interval, true},
+		{"Delay", o.Delay, false},                         // 0: circuits change instantly
+		{"ElephantThreshold", o.ElephantThreshold, false}, // 0: every flow is an elephant
 	} {
-		if !finite(*f.v) || *f.v < 0 {
-			return fmt.Errorf("network: OCS.%s = %v must be finite and >= 0", f.name, *f.v)
+		if !finite(f.v) || f.v < 0 || f.positive && f.v == 0 {
+			want := ">= 0"
+			if f.positive {
+				want = "> 0"
+			}
+			return fmt.Errorf("network: OCS.%s = %v must be finite and %s", f.name, f.v, want)
 		}
-		if *f.v == 0 {
-			*f.v = f.def
-		}
-	}
-	// Delay: 0 takes the default; a negative value asks for instant circuits.
-	switch {
-	case !finite(o.Delay):
-		return fmt.Errorf("network: OCS.Delay = %v must be finite", o.Delay)
-	case o.Delay == 0:
-		o.Delay = DefaultOCSDelay
-	case o.Delay < 0:
-		o.Delay = 0
 	}
 	return nil
 }
 
-func checkMonitor(m *MonitorConfig) error {
-	if !finite(m.Interval) {
-		return fmt.Errorf("network: Monitor.Interval = %v must be finite", m.Interval)
+// checkMonitor accepts a monitor that samples (Interval > 0) or none
+// (Interval < 0); Interval 0 would sample without end at one instant.
+func checkMonitor(m MonitorConfig) error {
+	if !finite(m.Interval) || m.Interval == 0 {
+		return fmt.Errorf("network: Monitor.Interval = %v must be finite and not 0 (> 0: seconds between samples; < 0: no monitor)", m.Interval)
 	}
-	if m.Interval == 0 {
-		m.Interval = DefaultMonitorInterval
+	if m.Interval < 0 {
+		return nil
 	}
 	if !finite(m.Window) || m.Window < 0 {
-		return fmt.Errorf("network: Monitor.Window = %v must be finite and >= 0", m.Window)
+		return fmt.Errorf("network: Monitor.Window = %v must be finite and >= 0 (0: no smoothing)", m.Window)
 	}
-	if m.Window == 0 {
-		m.Window = DefaultMonitorWindow
-	}
-	if !finite(m.Threshold) || m.Threshold < 0 {
-		return fmt.Errorf("network: Monitor.Threshold = %v must be finite and >= 0", m.Threshold)
-	}
-	if m.Threshold == 0 {
-		m.Threshold = DefaultMonitorThreshold
+	if !finite(m.Threshold) || m.Threshold < 0 || m.Threshold > 1 {
+		return fmt.Errorf("network: Monitor.Threshold = %v must be between 0 and 1", m.Threshold)
 	}
 	return nil
 }

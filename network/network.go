@@ -60,9 +60,9 @@ type Network struct {
 
 var _ API = (*Network)(nil)
 
-// New validates cfg, applies the defaults and builds the network at time 0.
+// New validates cfg and builds the network at time 0.
 func New(cfg Config) (*Network, error) {
-	cfg, err := withDefaults(cfg)
+	cfg, err := checkConfig(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +81,7 @@ func New(cfg Config) (*Network, error) {
 	return n, nil
 }
 
-// Config returns the configuration with defaults applied.
+// Config returns the configuration as checked (Kind and Racks filled in).
 func (n *Network) Config() Config { return n.cfg }
 
 // Now is the network's current time.

@@ -20,7 +20,7 @@ func hybridPair(t *testing.T, delay float64) *Network {
 func TestOCSReconfigurationDelay(t *testing.T) {
 	for _, c := range []struct {
 		delay, done, eps float64
-	}{{0.25, 6.125, 12.5}, {-1, 5.9, 10}} {
+	}{{0.25, 6.125, 12.5}, {0, 5.9, 10}} {
 		n := hybridPair(t, c.delay)
 		e := mustStart(t, n, 0, FlowSpec{Src: 0, Dst: 1, Size: 500})
 		wantRate(t, n, e, 10)
@@ -88,7 +88,7 @@ func TestOCSObviousMatching(t *testing.T) {
 // A circuit that is torn down sends its elephants back to the EPS.
 func TestOCSCircuitMovesAway(t *testing.T) {
 	n := mustNew(t, Config{Kind: Hybrid, Machines: machines(3, 1, 1000), RackUp: 10, RackDown: 10,
-		OCS: OCSConfig{PortSpeed: 100, Interval: 1, Delay: -1, ElephantThreshold: 500}})
+		OCS: OCSConfig{PortSpeed: 100, Interval: 1, Delay: 0, ElephantThreshold: 500}})
 	a := mustStart(t, n, 0, FlowSpec{Src: 0, Dst: 1, Size: 1000})
 	runUntil(n, 1.5) // circuit 0->1 from t=1: a runs at 100
 	wantRate(t, n, a, 100)

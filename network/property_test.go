@@ -539,9 +539,11 @@ func TestPropertyHybridFound(t *testing.T) {
 func hybridProperty(t *rapid.T) {
 	{
 		racks := rapid.IntRange(2, 4).Draw(t, "racks")
+		// Draws -1, 0 and 1..3 are instant circuits, the default delay and
+		// tenths of a second (the draws the recorded failures replay).
+		delay := []float64{0, DefaultOCSDelay, 0.1, 0.2, 0.3}[rapid.IntRange(-1, 3).Draw(t, "delay")+1]
 		cfg := Config{Kind: Hybrid, Machines: machines(2*racks, 2, 100), Oversubscription: 4,
-			OCS: OCSConfig{PortSpeed: 50, Interval: 1, Delay: float64(rapid.IntRange(-1, 3).Draw(t, "delay")) / 10,
-				ElephantThreshold: 100}}
+			OCS: OCSConfig{PortSpeed: 50, Interval: 1, Delay: delay, ElephantThreshold: 100}}
 		cfg.Monitor.Interval = -1
 		n, err := New(cfg)
 		if err != nil {

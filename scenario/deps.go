@@ -168,6 +168,9 @@ func describeNode(n ast.Node) string {
 func (s *SchedulerSpec) UnmarshalYAML(n ast.Node) error {
 	n = unwrap(n)
 	if text, ok := scalarText(n); ok {
+		if text == "" {
+			return errAt(n, "expected a scheduler name, got an empty string (leave the key out for %s)", DefaultScheduler)
+		}
 		*s = SchedulerSpec{Name: text}
 		return nil
 	}

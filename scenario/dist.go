@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"fmt"
 	"github.com/netsched/netsched/internal/didyoumean"
 	"strconv"
 	"strings"
@@ -38,13 +37,9 @@ var (
 	numberQ   = quantity{what: "number", max: workload.MaxShare, parse: parseNumber, format: func(v float64) any { return v }, zipf: true}
 )
 
-func parseNumber(s string) (float64, error) {
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil {
-		return 0, fmt.Errorf("%q is not a number", s)
-	}
-	return v, nil
-}
+// parseNumber reads a plain number with units.ParseNumber, the one reader
+// of every spelling of a number.
+func parseNumber(s string) (float64, error) { return units.ParseNumber(s) }
 
 // distParams lists, per family, the YAML keys that set A and B ("" = unused)
 // and whether each is a quantity (true) or a plain number (false).

@@ -246,7 +246,7 @@ func flowFloat(n fnode, v *float64) bool {
 	if !ok {
 		return false
 	}
-	f, err := strconv.ParseFloat(s, 64)
+	f, err := parseNumber(s)
 	*v = f
 	return err == nil
 }
@@ -393,7 +393,10 @@ func flowTask(n fnode, t *TaskSpec) bool {
 		case "input":
 			ok = flowUnit(v, &t.Input)
 		case "share":
-			ok = flowFloat(v, &t.Share)
+			var share float64
+			if ok = flowFloat(v, &share); ok {
+				t.Share = &share
+			}
 		case "compute":
 			ok = flowUnit(v, &t.Compute)
 		case "rate":

@@ -28,13 +28,17 @@ func (js *JobSpec) toJob() workload.Job {
 		}
 		for k, t := range s.Tasks {
 			st.Tasks[k] = workload.Task{
-				Input:       float64(t.Input),
-				Share:       t.Share,
+				Input: float64(t.Input),
+				Share: 1, // absent
+
 				Compute:     float64(t.Compute),
 				PerByte:     perByte(t.Rate),
 				Output:      float64(t.Output),
 				OutputRatio: t.OutputRatio,
 				Pin:         workload.NoPin,
+			}
+			if t.Share != nil {
+				st.Tasks[k].Share = *t.Share
 			}
 			if t.Pin != nil {
 				st.Tasks[k].Pin = *t.Pin
@@ -105,11 +109,14 @@ func fromJob(j *workload.Job) JobSpec {
 		for k, t := range s.Tasks {
 			ss.Tasks[k] = TaskSpec{
 				Input:       units.Bytes(t.Input),
-				Share:       t.Share,
 				Compute:     units.Duration(t.Compute),
 				Rate:        rateOf(t.PerByte),
 				Output:      units.Bytes(t.Output),
 				OutputRatio: t.OutputRatio,
+			}
+			if t.Share != 1 {
+				share := t.Share
+				ss.Tasks[k].Share = &share
 			}
 			if t.Pin != workload.NoPin {
 				p := t.Pin

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/parser"
@@ -128,31 +129,75 @@ func fastDecodeJob(text []byte, js *JobSpec) error {
 	return plainKeys(text)
 }
 
-// plainKeys rejects object keys other than lower-case ASCII words, which
-// are the only keys a job has: encoding/json matches keys ignoring case
-// ("ID" for "id"), which the YAML decoder rightly refuses. text must be
-// valid JSON, where a key is exactly a string followed by a colon.
+// plainKeys rejects what encoding/json accepts but the YAML decoder, and
+// netsched's rules, do not: object keys other than lower-case ASCII words
+// (encoding/json matches "ID" for "id"), a key given twice in one object
+// (encoding/json keeps the last), and a number that parseNumber refuses
+// (1e-400, which encoding/json reads as 0). The record is then decoded
+// again by the YAML decoder, which reports it at its line and column.
+// text must be valid JSON, where a key is exactly a string followed by a
+// colon.
 func plainKeys(text []byte) error {
+	var objects []map[string]bool // the keys of each open object
 	for i := 0; i < len(text); i++ {
-		if text[i] != '"' {
-			continue
-		}
-		start, plain := i+1, true
-		for i++; i < len(text) && text[i] != '"'; i++ {
-			c := text[i]
-			if c == '\\' {
-				i++ // skip the escaped byte
+		switch c := text[i]; {
+		case c == '{':
+			objects = append(objects, nil)
+		case c == '}' && len(objects) > 0:
+			objects = objects[:len(objects)-1]
+		case c == '-' || c >= '0' && c <= '9':
+			j := i
+			for j < len(text) && strings.IndexByte("0123456789.eE+-", text[j]) >= 0 {
+				j++
 			}
-			plain = plain && (c >= 'a' && c <= 'z' || c == '_')
-		}
-		key := text[start:min(i, len(text))]
-		j := i + 1
-		for j < len(text) && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r' || text[j] == '\n') {
-			j++
-		}
-		if j < len(text) && text[j] == ':' && (!plain || len(key) == 0) {
-			return fmt.Errorf("unexpected key %q", key)
+			if _, err := parseNumber(string(text[i:j])); err != nil {
+				return err
+			}
+			i = j - 1
+		case c == '"':
+			key, end, plain := jsonString(text, i)
+			i = end
+			if !isKey(text, end+1) {
+				continue
+			}
+			if !plain || len(key) == 0 {
+				return fmt.Errorf("unexpected key %q", key)
+			}
+			if len(objects) > 0 {
+				top := &objects[len(objects)-1]
+				if (*top)[string(key)] {
+					return fmt.Errorf("key %q is given twice", key)
+				}
+				if *top == nil {
+					*top = map[string]bool{}
+				}
+				(*top)[string(key)] = true
+			}
 		}
 	}
 	return nil
+}
+
+// jsonString returns the raw text of the string opening at text[start],
+// the index of its closing quote, and whether it is a plain lower-case
+// ASCII word.
+func jsonString(text []byte, start int) (raw []byte, end int, plain bool) {
+	plain = true
+	i := start + 1
+	for ; i < len(text) && text[i] != '"'; i++ {
+		c := text[i]
+		if c == '\\' {
+			i++ // skip the escaped byte
+		}
+		plain = plain && (c >= 'a' && c <= 'z' || c == '_')
+	}
+	return text[start+1 : min(i, len(text))], i, plain
+}
+
+// isKey reports whether a colon follows from offset j, past white space.
+func isKey(text []byte, j int) bool {
+	for j < len(text) && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r' || text[j] == '\n') {
+		j++
+	}
+	return j < len(text) && text[j] == ':'
 }

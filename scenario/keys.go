@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
 	"github.com/netsched/netsched/internal/didyoumean"
 	"reflect"
@@ -53,12 +54,27 @@ func checkShape(n ast.Node, t reflect.Type, path string) error {
 		if isInt(t.Kind()) {
 			return errAt(n, "expected %s, got %s", describeType(t), n.GetToken().Value)
 		}
-		if _, isFloat := n.(*ast.FloatNode); !isFloat && t.Kind() == reflect.Float64 {
+		if _, err := parseNumber(n.GetToken().Value); err != nil && t.Kind() == reflect.Float64 {
 			return errAt(n, "expected a finite number, got %s", n.GetToken().Value)
 		}
-	case *ast.StringNode, *ast.BoolNode:
+	case *ast.StringNode:
+		switch err := plainNumber(v); {
+		case t.Kind() == reflect.Float64 && err == nil:
+			// 1e-9: a number in YAML 1.2, a string to the YAML library
+		case t.Kind() == reflect.Float64 && err != errNotPlain:
+			return errAt(n, "%v", err)
+		case isInt(t.Kind()) || t.Kind() == reflect.Float64:
+			return errAt(n, "expected %s, got %s", describeType(t), describeNode(n))
+		case t.Kind() == reflect.String && v.Value == "":
+			return errAt(n, "expected a non-empty string (leave the key out for its default)")
+		}
+	case *ast.BoolNode:
 		if isInt(t.Kind()) || t.Kind() == reflect.Float64 {
 			return errAt(n, "expected %s, got %s", describeType(t), describeNode(n))
+		}
+	case *ast.NullNode:
+		if isInt(t.Kind()) || t.Kind() == reflect.Float64 || t.Kind() == reflect.String || t.Kind() == reflect.Bool {
+			return errAt(n, "expected %s, got nothing (leave the key out for its default)", describeType(t))
 		}
 	case *ast.MappingValueNode:
 		return checkShape(&ast.MappingNode{BaseNode: &ast.BaseNode{}, Values: []*ast.MappingValueNode{v}}, t, path)
@@ -73,6 +89,20 @@ func checkShape(n ast.Node, t reflect.Type, path string) error {
 		}
 	}
 	return nil
+}
+
+var errNotPlain = errors.New("not a plain number")
+
+// plainNumber reads an unquoted scalar that looks like a number with
+// parseNumber: what YAML 1.2 calls a float ("1e-9"), which the YAML
+// library keeps a string. errNotPlain: quoted, or not number-like.
+func plainNumber(v *ast.StringNode) error {
+	tk := v.GetToken()
+	if tk == nil || tk.Type != token.StringType || v.Value == "" || !strings.ContainsRune("0123456789.+-", rune(v.Value[0])) {
+		return errNotPlain
+	}
+	_, err := parseNumber(v.Value)
+	return err
 }
 
 func isInt(k reflect.Kind) bool {

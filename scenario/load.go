@@ -70,6 +70,9 @@ func ParseFile(name string, data []byte) (*File, error) {
 // maxHeldJobs jobs is left out of Workload.Jobs and kept in Workload.held,
 // as its text when the list was cut.
 func decodeFile(name string, data []byte, leave bool) (*File, *source, error) {
+	if err := checkBOM(name, data); err != nil {
+		return nil, nil, err
+	}
 	if err := CheckNesting(name, data); err != nil {
 		return nil, nil, err
 	}
@@ -133,6 +136,9 @@ func decodeWhole(name string, data []byte) (*File, *source, error) {
 func parseDocument(name string, data []byte) (_ *source, err error) {
 	src := &source{name: name}
 	defer recoverAt(name, &err)
+	if err := checkBOM(name, data); err != nil {
+		return nil, err
+	}
 	if err := CheckNesting(name, data); err != nil {
 		return nil, err
 	}
@@ -157,6 +163,14 @@ func parseDocument(name string, data []byte) (_ *source, err error) {
 		}
 	}
 	return src, nil
+}
+
+// checkBOM rejects a byte order mark at the start of data (textread).
+func checkBOM(name string, data []byte) error {
+	if textread.HasBOM(data) {
+		return &Error{File: name, Line: 1, Column: 1, Msg: textread.BOMMessage}
+	}
+	return nil
 }
 
 // decodeNode decodes n strictly into v (a pointer), reporting errors at

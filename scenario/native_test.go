@@ -79,9 +79,11 @@ func TestFromJobs(t *testing.T) {
 	if diff := cmp.Diff(jobs, again, cmpopts.EquateApprox(1e-15, 0)); diff != "" {
 		t.Errorf("(-before +after):\n%s", diff)
 	}
-	// Job without pins, deps or generator.
-	got := FromJobs([]workload.Job{{ID: "j", Arrival: 1.5, Stages: []workload.Stage{{ID: "s", Tasks: []workload.Task{{Compute: 2, Pin: workload.NoPin}}}}}})
-	want := []JobSpec{{ID: "j", Arrival: 1.5, Stages: []StageSpec{{ID: "s", Tasks: []TaskSpec{{Compute: 2}}}}}}
+	// Job without pins, deps or generator; share 1 is left out, share 0
+	// is written.
+	got := FromJobs([]workload.Job{{ID: "j", Arrival: 1.5, Stages: []workload.Stage{{ID: "s", Tasks: []workload.Task{{Share: 1, Compute: 2, Pin: workload.NoPin}, {Compute: 3, Pin: workload.NoPin}}}}}})
+	zero := 0.0
+	want := []JobSpec{{ID: "j", Arrival: 1.5, Stages: []StageSpec{{ID: "s", Tasks: []TaskSpec{{Compute: 2}, {Share: &zero, Compute: 3}}}}}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

@@ -13,7 +13,7 @@ import (
 
 // Defaults applied when a scenario leaves a value out.
 const (
-	DefaultSeed            = 1
+	DefaultSeed            = 1 // absent; 0 is an error, not another spelling of 1
 	DefaultReplicas        = 3
 	DefaultParallelFetches = 5
 	DefaultSlowStart       = 0.05
@@ -22,8 +22,9 @@ const (
 	// DefaultMaxLiveTasks bounds the tasks of the jobs held at once (about
 	// 2 GB of engine state), so that no workload exhausts the machine.
 	DefaultMaxLiveTasks = 5_000_000
-	// maxSpeed bounds a machine's compute speed (relative to 1).
-	maxSpeed = 1000.0
+	// A machine's compute speed (relative to 1) lies in [1/1000, 1000]:
+	// a compute time divided by it stays a finite duration.
+	minSpeed, maxSpeed = 1.0 / 1000, 1000.0
 	// Cluster limits: each dimension, and machines in all; beyond them the
 	// engine's per-machine state would not fit in memory.
 	maxClusterDim = 100_000
@@ -40,15 +41,26 @@ func checkRate(r float64) error {
 	return nil
 }
 
+// checkSpeed rejects compute speeds outside [minSpeed, maxSpeed].
+func checkSpeed(v float64) error {
+	if !(v >= minSpeed && v <= maxSpeed) {
+		return fmt.Errorf("expected a compute speed between %g and %g (1 is the reference machine), got %g", minSpeed, maxSpeed, v)
+	}
+	return nil
+}
+
 // Knowledge models accepted by `knowledge.model`.
 var knowledgeModels = []string{"exact", "multiplicative", "relative", "gaussian"}
 
 // resolve checks everything decoding cannot and applies the defaults.
 // checkFiles=false skips checking that a trace file exists.
 func resolve(f *File, src *source, dirs traceDirs, checkFiles bool) (*Scenario, error) {
-	sc := &Scenario{File: *f, Seed: f.Seed}
-	if sc.Seed == 0 {
-		sc.Seed = DefaultSeed
+	sc := &Scenario{File: *f, Seed: DefaultSeed}
+	if src.has("seed") {
+		if f.Seed == 0 {
+			return nil, src.at("seed", "expected a seed >= 1 (leave the key out for seed %d)", DefaultSeed)
+		}
+		sc.Seed = f.Seed
 	}
 	for _, step := range []func(*Scenario, *File, *source) error{
 		resolveCluster, resolveNetwork, resolveDFS, resolveEngine, resolveKnowledge, resolveOutput,
@@ -58,8 +70,11 @@ func resolve(f *File, src *source, dirs traceDirs, checkFiles bool) (*Scenario, 
 		}
 	}
 	sc.Scheduler = f.Scheduler
-	if sc.Scheduler.Name == "" {
+	switch {
+	case !src.has("scheduler"):
 		sc.Scheduler.Name = DefaultScheduler
+	case sc.Scheduler.Name == "":
+		return nil, src.at("scheduler", "expected a scheduler name, got nothing (leave the key out for %s)", DefaultScheduler)
 	}
 	if err := checkScheduler(sc.Scheduler, src); err != nil {
 		return nil, err
@@ -102,8 +117,8 @@ func resolveCluster(sc *Scenario, f *File, src *source) error {
 	}
 	speed := 1.0
 	if src.has("cluster.speed") {
-		if !(c.Speed > 0 && c.Speed <= maxSpeed) {
-			return src.at("cluster.speed", "expected a compute speed > 0 and <= %g (1 is the reference machine), got %g", maxSpeed, c.Speed)
+		if err := checkSpeed(c.Speed); err != nil {
+			return src.at("cluster.speed", "%v", err)
 		}
 		speed = c.Speed
 	}
@@ -140,8 +155,8 @@ func resolveCluster(sc *Scenario, f *File, src *source) error {
 			m.NIC = float64(o.NIC)
 		}
 		if src.has(path + ".speed") {
-			if !(o.Speed > 0 && o.Speed <= maxSpeed) {
-				return src.at(path+".speed", "expected a compute speed > 0 and <= %g (1 is the reference machine), got %g", maxSpeed, o.Speed)
+			if err := checkSpeed(o.Speed); err != nil {
+				return src.at(path+".speed", "%v", err)
 			}
 			m.Speed = o.Speed
 		}
@@ -197,36 +212,31 @@ func resolveNetwork(sc *Scenario, f *File, src *source) error {
 	default:
 		return src.at("network.transfers", "expected per-machine (the exact model) or per-rack, got %q", ns.Transfers)
 	}
-	if t := ns.Monitor.Threshold; t < 0 || t > 1 {
-		return src.at("network.monitor.threshold", "expected a utilisation between 0 and 1, got %g", t)
-	}
 	cfg := network.Config{
-		Kind:             kind,
-		Machines:         make([]network.Machine, len(sc.Machines)),
-		Racks:            sc.Racks,
-		RackUp:           float64(ns.RackUplink),
-		RackDown:         float64(ns.RackDownlink),
-		Oversubscription: ns.Oversubscription,
-		Granularity:      float64(ns.Granularity),
-		Monitor: network.MonitorConfig{
-			Interval:  float64(ns.Monitor.Interval),
-			Window:    float64(ns.Monitor.Window),
-			Threshold: ns.Monitor.Threshold,
-		},
+		Kind:        kind,
+		Machines:    make([]network.Machine, len(sc.Machines)),
+		Racks:       sc.Racks,
+		RackUp:      float64(ns.RackUplink),
+		RackDown:    float64(ns.RackDownlink),
+		Granularity: float64(ns.Granularity),
 	}
 	for i, m := range sc.Machines {
 		cfg.Machines[i] = network.Machine{Rack: m.Rack, NICUp: m.NIC, NICDown: m.NIC}
 	}
-	if o := ns.OCS; o != nil {
-		cfg.OCS = network.OCSConfig{
-			PortSpeed:         float64(o.PortSpeed),
-			Interval:          float64(o.Interval),
-			Delay:             float64(o.Delay),
-			ElephantThreshold: float64(o.Elephant),
+	if kind != network.NonBlocking {
+		cfg.Oversubscription = network.DefaultOversubscription
+		if src.has("network.oversubscription") {
+			cfg.Oversubscription = ns.Oversubscription
 		}
 	}
-	if src.has("network.ocs.interval") && cfg.OCS.Interval == 0 {
-		return src.at("network.ocs.interval", "expected a duration > 0, like 1s")
+	var err error
+	if cfg.Monitor, err = resolveMonitor(ns.Monitor, src); err != nil {
+		return err
+	}
+	if kind == network.Hybrid {
+		if cfg.OCS, err = resolveOCS(ns.OCS, src); err != nil {
+			return err
+		}
 	}
 	for _, r := range []struct {
 		path string
@@ -247,12 +257,81 @@ func resolveNetwork(sc *Scenario, f *File, src *source) error {
 			cfg.Machines[i].NICDown *= g
 		}
 		cfg.RackUp, cfg.RackDown, cfg.OCS.PortSpeed = cfg.RackUp*g, cfg.RackDown*g, cfg.OCS.PortSpeed*g
+		if err := checkScaledRates(cfg); err != nil {
+			return src.at("network.goodput", "%g makes a link too slow: %v", g, err)
+		}
 	}
 	if o := ns.Oversubscription; src.has("network.oversubscription") && !(o <= 1e6) {
 		return src.at("network.oversubscription", "expected a ratio between 1 and 1e6, got %g", o)
 	}
 	sc.Network = cfg
 	return nil
+}
+
+// checkScaledRates checks the link speeds goodput scaled (0: a rack link
+// derived later from the NICs, or no switch).
+func checkScaledRates(cfg network.Config) error {
+	rates := []float64{cfg.RackUp, cfg.RackDown, cfg.OCS.PortSpeed}
+	for _, m := range cfg.Machines {
+		rates = append(rates, m.NICUp)
+	}
+	for _, r := range rates {
+		if r != 0 {
+			if err := checkRate(r); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// resolveMonitor gives each monitor key left out its default; a zero
+// written is kept where it means something (window 0: no smoothing,
+// threshold 0: always saturated).
+func resolveMonitor(m MonitorSpec, src *source) (network.MonitorConfig, error) {
+	cfg := network.DefaultMonitor()
+	if src.has("network.monitor.interval") {
+		if m.Interval == 0 {
+			return cfg, src.at("network.monitor.interval", "expected a duration > 0, like 1s")
+		}
+		cfg.Interval = float64(m.Interval)
+	}
+	if src.has("network.monitor.window") {
+		cfg.Window = float64(m.Window) // >= 0 as every duration; 0: no smoothing
+	}
+	if src.has("network.monitor.threshold") {
+		if !(m.Threshold >= 0 && m.Threshold <= 1) {
+			return cfg, src.at("network.monitor.threshold", "expected a utilisation between 0 and 1, got %g", m.Threshold)
+		}
+		cfg.Threshold = m.Threshold
+	}
+	return cfg, nil
+}
+
+// resolveOCS gives each key of a hybrid network's switch left out (or the
+// whole ocs mapping) its default; delay 0 (instant circuits) and elephant
+// 0B (every flow uses circuits) are kept as written.
+func resolveOCS(o *OCSSpec, src *source) (network.OCSConfig, error) {
+	cfg := network.DefaultOCS()
+	if o == nil {
+		return cfg, nil
+	}
+	if src.has("network.ocs.port_speed") {
+		cfg.PortSpeed = float64(o.PortSpeed) // checked with the other rates
+	}
+	if src.has("network.ocs.interval") {
+		if o.Interval == 0 {
+			return cfg, src.at("network.ocs.interval", "expected a duration > 0, like 1s")
+		}
+		cfg.Interval = float64(o.Interval)
+	}
+	if src.has("network.ocs.delay") {
+		cfg.Delay = float64(o.Delay)
+	}
+	if src.has("network.ocs.elephant") {
+		cfg.ElephantThreshold = float64(o.Elephant)
+	}
+	return cfg, nil
 }
 
 func resolveDFS(sc *Scenario, f *File, src *source) error {
@@ -339,7 +418,7 @@ func resolveKnowledge(sc *Scenario, f *File, src *source) error {
 	for _, p := range []struct {
 		key, model string
 		set        bool
-	}{{"f", "multiplicative", k.F != 0}, {"rate", "relative", k.Rate != 0}, {"sigma", "gaussian", k.Sigma != 0}} {
+	}{{"f", "multiplicative", src.has("knowledge.f")}, {"rate", "relative", src.has("knowledge.rate")}, {"sigma", "gaussian", src.has("knowledge.sigma")}} {
 		if p.set && k.Model != p.model {
 			return src.at("knowledge."+p.key, "applies only to model %s (this model is %s)", p.model, k.Model)
 		}

@@ -39,7 +39,7 @@ func TestExampleParses(t *testing.T) {
 	want := []workload.Job{{
 		ID: "A",
 		Stages: []workload.Stage{
-			{ID: "map", Tasks: []workload.Task{{Output: 4e6, Pin: 1}}},
+			{ID: "map", Tasks: []workload.Task{{Share: 1, Output: 4e6, Pin: 1}}},
 			{
 				ID:    "reduce",
 				After: []workload.Dep{{Stage: "map", Kind: workload.StartsAfter, Pattern: workload.ScatterGather}},
@@ -54,8 +54,9 @@ func TestExampleParses(t *testing.T) {
 		Kind:     network.NonBlocking,
 		Racks:    1,
 		Machines: []network.Machine{{Rack: 0, NICUp: 1e6, NICDown: 1e6}, {Rack: 0, NICUp: 1e6, NICDown: 1e6}},
+		Monitor:  network.DefaultMonitor(),
 	}
-	if diff := cmp.Diff(wantNet, sc.Network); diff != "" {
+	if diff := cmp.Diff(wantNet, sc.Network, cmp.Comparer(func(a, b func(network.Sample)) bool { return a == nil && b == nil })); diff != "" {
 		t.Errorf("network (-want +got):\n%s", diff)
 	}
 	// Defaults, with replicas capped by the 2 machines.

@@ -152,7 +152,7 @@ type StageSpec struct {
 // TaskSpec is one explicit task.
 type TaskSpec struct {
 	Input       units.Bytes    `yaml:"input,omitempty"`
-	Share       float64        `yaml:"share,omitempty"`
+	Share       *float64       `yaml:"share,omitempty"` // absent: 1; 0: reads none of its parents' output
 	Compute     units.Duration `yaml:"compute,omitempty"`
 	Rate        units.Rate     `yaml:"rate,omitempty"`
 	Output      units.Bytes    `yaml:"output,omitempty"`

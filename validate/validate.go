@@ -80,10 +80,7 @@ func topologyOf(sc *scenario.Scenario) (Topology, error) {
 	// The line rates as written: network.goodput scales the simulator's
 	// links, never the emulated ones.
 	spec := sc.File.Network
-	over := spec.Oversubscription
-	if over == 0 {
-		over = network.DefaultOversubscription
-	}
+	over := cfg.Oversubscription // as resolved: goodput scales no ratio
 	t.RackUp, t.RackDown = make([]float64, sc.Racks), make([]float64, sc.Racks)
 	for i, r := range t.RackOf {
 		t.RackUp[r] += t.NICUp[i] / over

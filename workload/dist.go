@@ -24,6 +24,10 @@ type Dist struct {
 	A, B float64
 }
 
+// absent reports the zero Dist, which TaskGen.Share reads as "not given"
+// (every share 1), unlike ConstDist(0).
+func (d Dist) absent() bool { return d == Dist{} }
+
 // ConstDist is a convenience for a fixed value.
 func ConstDist(v float64) Dist { return Dist{Kind: Const, A: v} }
 

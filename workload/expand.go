@@ -9,11 +9,6 @@ import (
 // from Generate with r. Draw order is fixed so a seed fixes the result.
 func (s *Stage) Expand(r *rand.Rand) []Task {
 	tasks := append([]Task(nil), s.Tasks...)
-	for i := range tasks {
-		if tasks[i].Share == 0 {
-			tasks[i].Share = 1
-		}
-	}
 	g := s.Generate
 	if g == nil {
 		return tasks
@@ -28,7 +23,7 @@ func (s *Stage) Expand(r *rand.Rand) []Task {
 			OutputRatio: g.OutputRatio,
 			Pin:         NoPin,
 		}
-		if g.Share.Kind == "" && g.Share.A == 0 {
+		if g.Share.absent() {
 			t.Share = 1
 		}
 		tasks = append(tasks, t)
@@ -51,8 +46,11 @@ func (e *FieldError) Error() string { return e.Path + ": " + e.Msg }
 // cycles, sane numbers, one-to-one edges between stages of equal size.
 // machines is the cluster size for pins (0 skips the pin check).
 func (j *Job) Validate(machines int) error {
-	if j.ID == "" {
-		return &FieldError{"id", "a job needs a non-empty id"}
+	if err := CheckID("job", j.ID); err != nil {
+		return &FieldError{"id", err.Error()}
+	}
+	if k, first := firstRepeat(j.After, func(id string) string { return id }); k >= 0 {
+		return &FieldError{fmt.Sprintf("after[%d]", k), fmt.Sprintf("job %q is listed twice (also after[%d]); a parent is read once", j.After[k], first)}
 	}
 	if j.Arrival < 0 {
 		return &FieldError{"arrival", fmt.Sprintf("arrival %g is negative", j.Arrival)}
@@ -66,8 +64,8 @@ func (j *Job) Validate(machines int) error {
 	index := map[string]int{}
 	for i, s := range j.Stages {
 		p := fmt.Sprintf("stages[%d]", i)
-		if s.ID == "" {
-			return &FieldError{p + ".id", "a stage needs a non-empty id"}
+		if err := CheckID("stage", s.ID); err != nil {
+			return &FieldError{p + ".id", err.Error()}
 		}
 		if _, dup := index[s.ID]; dup {
 			return &FieldError{p + ".id", fmt.Sprintf("stage id %q is used twice in job %q", s.ID, j.ID)}
@@ -110,6 +108,10 @@ func (j *Job) Validate(machines int) error {
 		}
 	}
 	for i, s := range j.Stages {
+		if k, first := firstRepeat(s.After, func(d Dep) string { return d.Stage }); k >= 0 {
+			return &FieldError{fmt.Sprintf("stages[%d].after[%d]", i, k),
+				fmt.Sprintf("stage %q is listed twice (also after[%d]); a parent's output is read once, so give it once", s.After[k].Stage, first)}
+		}
 		for k, d := range s.After {
 			p := fmt.Sprintf("stages[%d].after[%d]", i, k)
 			pi, ok := index[d.Stage]
@@ -131,7 +133,77 @@ func (j *Job) Validate(machines int) error {
 	if cyc := j.findCycle(index); cyc != "" {
 		return &FieldError{"stages", "stage dependencies form a cycle through " + cyc}
 	}
+	return j.checkShares()
+}
+
+// checkShares rejects a stage that reads its parents' output by share (a
+// scatter-gather edge, or a root stage of a job with parent jobs) when no
+// task can have a share > 0: the shares could not be normalised.
+func (j *Job) checkShares() error {
+	for i, s := range j.Stages {
+		reads := len(s.After) == 0 && len(j.After) > 0 || readsScatterGather(s.After)
+		if reads && !s.sharesPositive() {
+			return &FieldError{fmt.Sprintf("stages[%d]", i), fmt.Sprintf("every task of stage %q has share 0, but the stage reads its parents' output by share; give a task a share > 0", s.ID)}
+		}
+	}
 	return nil
+}
+
+// firstRepeat returns the index of the first item whose key an earlier
+// item has, and that earlier index; -1, -1 when the keys are distinct.
+func firstRepeat[T any](items []T, key func(T) string) (int, int) {
+	if len(items) <= 16 { // the usual few parents: no map
+		for k := 1; k < len(items); k++ {
+			for first := range k {
+				if key(items[first]) == key(items[k]) {
+					return k, first
+				}
+			}
+		}
+		return -1, -1
+	}
+	seen := make(map[string]int, len(items))
+	for k, it := range items {
+		if first, dup := seen[key(it)]; dup {
+			return k, first
+		}
+		seen[key(it)] = k
+	}
+	return -1, -1
+}
+
+func readsScatterGather(deps []Dep) bool {
+	for _, d := range deps {
+		if d.Pattern == ScatterGather {
+			return true
+		}
+	}
+	return false
+}
+
+// sharesPositive reports whether a task of the stage may have a share > 0,
+// so that the shares can be normalised.
+func (s *Stage) sharesPositive() bool {
+	for _, t := range s.Tasks {
+		if t.Share > 0 {
+			return true
+		}
+	}
+	g := s.Generate
+	if g == nil || g.Count == 0 {
+		return false
+	}
+	switch d := g.Share; {
+	case d.absent():
+		return true
+	case d.Kind == Const:
+		return d.A > 0
+	case d.Kind == Uniform:
+		return d.B > 0
+	case d.Kind == Exponential:
+		return d.A > 0
+	}
+	return true // lognormal, pareto and zipf draw positive weights
 }
 
 func (t *Task) validate(machines int) *FieldError {

@@ -77,7 +77,8 @@ type Task struct {
 	// system (blocks with replicas), 0 if the task reads no file.
 	Input float64
 	// Share is this task's share of its parents' output under scatter-gather
-	// (normalised over the stage's tasks). 0 means 1.
+	// (normalised over the stage's tasks); 0: it reads none of it. Files
+	// that leave it out mean 1.
 	Share float64
 	// Compute is the fixed compute time; PerByte adds seconds per byte of
 	// input (file input plus fetched parent output).
@@ -95,7 +96,7 @@ type Task struct {
 type TaskGen struct {
 	Count       int
 	Input       Dist
-	Share       Dist
+	Share       Dist // the zero Dist (not given): every share 1
 	Compute     Dist
 	PerByte     float64
 	Output      Dist

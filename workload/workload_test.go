@@ -10,8 +10,9 @@ import (
 func job(stages ...Stage) *Job { return &Job{ID: "j", Stages: stages} }
 
 func TestValidateRejects(t *testing.T) {
-	one := []Task{{Pin: NoPin}}
-	two := []Task{{Pin: NoPin}, {Pin: NoPin}}
+	one := []Task{{Share: 1, Pin: NoPin}}
+	two := []Task{{Share: 1, Pin: NoPin}, {Share: 1, Pin: NoPin}}
+	zero := []Task{{Pin: NoPin}, {Pin: NoPin}}
 	for _, c := range []struct {
 		name string
 		j    *Job
@@ -26,6 +27,12 @@ func TestValidateRejects(t *testing.T) {
 		{"negative", job(Stage{ID: "a", Tasks: []Task{{Pin: NoPin, Output: -1}}}), "output -1 is negative"},
 		{"slowstart", job(Stage{ID: "a", Tasks: one}, Stage{ID: "b", Tasks: one, After: []Dep{{Stage: "a", Kind: FinishesBefore, SlowStart: 2}}}), "slow-start"},
 		{"empty stage", job(Stage{ID: "a"}), "at least one task"},
+		{"repeated parent", job(Stage{ID: "a", Tasks: one}, Stage{ID: "b", Tasks: one, After: []Dep{{Stage: "a"}, {Stage: "a", Pattern: Broadcast}}}), `stage "a" is listed twice (also after[0])`},
+		{"repeated job parent", &Job{ID: "j", After: []string{"p", "q", "p"}, Stages: []Stage{{ID: "a", Tasks: one}}}, `after[2]: job "p" is listed twice (also after[0])`},
+		{"every share 0", job(Stage{ID: "a", Tasks: one}, Stage{ID: "b", Tasks: zero, After: []Dep{{Stage: "a"}}}), `every task of stage "b" has share 0`},
+		{"generated shares 0", job(Stage{ID: "a", Tasks: one}, Stage{ID: "b", Generate: &TaskGen{Count: 2, Share: ConstDist(0)}, After: []Dep{{Stage: "a"}}}), `every task of stage "b" has share 0`},
+		{"NUL in a job id", &Job{ID: "a\x00b", Stages: []Stage{{ID: "a", Tasks: one}}}, `holds the character U+0000`},
+		{"BOM in a stage id", job(Stage{ID: "\ufeffa", Tasks: one}), `holds the character U+FEFF`},
 		{"bad dist", job(Stage{ID: "a", Generate: &TaskGen{Count: 2, Input: Dist{Kind: Uniform, A: 2, B: 1}}}), "uniform"},
 	} {
 		err := c.j.Validate(4)
@@ -36,7 +43,7 @@ func TestValidateRejects(t *testing.T) {
 }
 
 func TestExpandAndDistributions(t *testing.T) {
-	st := Stage{ID: "m", Tasks: []Task{{Compute: 1, Pin: NoPin}}, Generate: &TaskGen{Count: 20000,
+	st := Stage{ID: "m", Tasks: []Task{{Share: 1, Compute: 1, Pin: NoPin}}, Generate: &TaskGen{Count: 20000,
 		Input: Dist{Kind: LogNormal, A: 64e6, B: 0.5}, Compute: Dist{Kind: Exponential, A: 3}, Share: Dist{Kind: Zipf, A: 1}}}
 	tasks := st.Expand(rand.New(rand.NewPCG(1, 2)))
 	if len(tasks) != 20001 || tasks[0].Share != 1 {

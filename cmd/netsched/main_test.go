@@ -152,3 +152,23 @@ func TestMemoryLimitFlag(t *testing.T) {
 		}
 	}
 }
+
+// An empty --out would fall back to the default directory (or write into
+// the working directory): every command rejects it before doing anything.
+func TestEmptyOutRejected(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", "../../examples/quickstart.yaml", "--out", ""},
+		{"compare", "../../examples/quickstart.yaml", "--out", " "},
+		{"coflow", "nothing.txt", "--out", ""},
+		{"sweep", "nothing.yaml", "--out", ""},
+		{"merge", "a", "--out", ""},
+		{"report", "a", "--out", ""},
+		{"reproduce", "x", "--out", ""},
+		{"validate", "x", "--out", ""},
+	} {
+		_, err := execute(t, args...)
+		if err == nil || !strings.Contains(err.Error(), `--out: expected a path, got an empty string`) {
+			t.Errorf("%v: got %v", args, err)
+		}
+	}
+}

@@ -98,7 +98,7 @@ func readAll(name string, r io.Reader, hint, maxFile, maxLine int) ([]byte, erro
 			return nil, longLine(name, line, maxLine)
 		}
 		if err == io.EOF {
-			return bytes.TrimPrefix(buf, utf8BOM), nil
+			return buf, nil
 		}
 		if err != nil {
 			return nil, &Error{File: name, Line: line, Msg: fmt.Sprintf("cannot read further: %v", err)}
@@ -111,10 +111,22 @@ var (
 	newline = []byte{'\n'}
 )
 
+// BOMMessage is what a reader says about a file that starts with a UTF-8
+// byte order mark. netsched rejects it rather than skip it: nothing
+// invisible ends up in the first key or id, and every reader reads the
+// same bytes the same way.
+const BOMMessage = "the file starts with a UTF-8 byte order mark (bytes EF BB BF); save it as UTF-8 without one"
+
+// HasBOM reports whether data starts with a UTF-8 byte order mark.
+func HasBOM(data []byte) bool { return bytes.HasPrefix(data, utf8BOM) }
+
 // checkEncoding names the encoding of a file that starts with start when
 // it is not UTF-8: a UTF-16 or UTF-32 byte order mark, or the NUL bytes
 // that UTF-16 puts beside every ASCII character.
 func checkEncoding(name string, start []byte) error {
+	if HasBOM(start) {
+		return &Error{File: name, Line: 1, Msg: BOMMessage}
+	}
 	enc := ""
 	switch {
 	case bytes.HasPrefix(start, []byte{0xFF, 0xFE, 0, 0}):
@@ -225,15 +237,12 @@ func (l *Lines) Scan() bool {
 	}
 }
 
-// start checks the encoding and drops a UTF-8 byte order mark.
+// start checks the encoding (a UTF-8 byte order mark is an error too).
 func (l *Lines) start() bool {
 	head, _ := l.r.Peek(4)
 	if err := checkEncoding(l.name, head); err != nil {
 		l.err = err
 		return false
-	}
-	if bytes.HasPrefix(head, utf8BOM) {
-		l.r.Discard(len(utf8BOM))
 	}
 	return true
 }

@@ -63,11 +63,15 @@ func TestReadAllNamesEncodings(t *testing.T) {
 	}
 }
 
-func TestReadAllDropsUTF8ByteOrderMark(t *testing.T) {
-	b, err := ReadAll("f", strings.NewReader("\xef\xbb\xbfa: 1\n"))
-	if err != nil || string(b) != "a: 1\n" {
-		t.Fatalf("got %q, %v", b, err)
+// A UTF-8 byte order mark is rejected, not skipped, by both readers.
+func TestByteOrderMarkIsRejected(t *testing.T) {
+	_, err := ReadAll("f", strings.NewReader("\xef\xbb\xbfa: 1\n"))
+	wantError(t, err, "f:1: "+BOMMessage)
+	l := NewLines("f", strings.NewReader("\xef\xbb\xbfa\n"))
+	if l.Scan() {
+		t.Fatalf("scanned %q past a byte order mark", l.Bytes())
 	}
+	wantError(t, l.Err(), "f:1: "+BOMMessage)
 }
 
 func TestReadAllNamesTheLineOfANul(t *testing.T) {
@@ -84,7 +88,7 @@ func scanAll(l *Lines) (lines []string, numbers []int) {
 }
 
 func TestLinesSkipsBlankLinesCountingThem(t *testing.T) {
-	in := "\xef\xbb\xbf\n \t\r\na\r\n\n\n  b\n\n" + strings.Repeat("\n", 100_000) + "c"
+	in := "\n \t\r\na\r\n\n\n  b\n\n" + strings.Repeat("\n", 100_000) + "c"
 	lines, numbers := scanAll(NewLines("f", iotest.HalfReader(strings.NewReader(in))))
 	want, wantN := []string{"a\r", "  b", "c"}, []int{3, 6, 100_008}
 	if strings.Join(lines, "|") != strings.Join(want, "|") || len(numbers) != 3 || numbers[0] != wantN[0] || numbers[1] != wantN[1] || numbers[2] != wantN[2] {

@@ -8,8 +8,10 @@
 package units
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"time"
@@ -20,6 +22,33 @@ import (
 var siPrefix = map[string]float64{"": 1, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15}
 var iecPrefix = map[string]float64{"Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30, "Ti": 1 << 40, "Pi": 1 << 50}
 
+// ParseNumber is the one reader of a plain number in netsched's files, in
+// any spelling (0.5, 5e-1, .5, +5E-1): decimal digits, a point, a sign and
+// an exponent only; finite, and not a non-zero value that rounds to 0 (a
+// tiny value must meet the same range checks as any other).
+func ParseNumber(s string) (float64, error) {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.IndexFunc(s, func(c rune) bool { return !strings.ContainsRune("0123456789.eE+-", c) }) >= 0 {
+		return 0, fmt.Errorf("%q is not a number", s)
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+		return 0, fmt.Errorf("%s is beyond the largest number (about 1.8e308)", s)
+	case err != nil:
+		return 0, fmt.Errorf("%q is not a number", s)
+	case v == 0 && nonZeroMantissa(s):
+		return 0, fmt.Errorf("%s is below the smallest number (about 4.9e-324)", s)
+	}
+	return v, nil
+}
+
+// nonZeroMantissa reports a non-zero digit before the exponent.
+func nonZeroMantissa(s string) bool {
+	mant, _, _ := strings.Cut(strings.ToLower(s), "e")
+	return strings.ContainsAny(mant, "123456789")
+}
+
 // splitNumber separates a leading decimal number from its unit suffix.
 func splitNumber(s string) (float64, string, error) {
 	s = strings.TrimSpace(s)
@@ -29,14 +58,15 @@ func splitNumber(s string) (float64, string, error) {
 	}
 	// Do not swallow an 'e' that starts a unit (no such unit exists, but keep the
 	// parser honest): back off while the number does not parse.
-	for i > 0 {
-		if v, err := strconv.ParseFloat(s[:i], 64); err == nil {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return 0, "", fmt.Errorf("%q is not a finite number", s)
-			}
-			return v, strings.TrimSpace(s[i:]), nil
+	for ; i > 0; i-- {
+		if _, err := strconv.ParseFloat(s[:i], 64); err != nil && !errors.Is(err, strconv.ErrRange) {
+			continue
 		}
-		i--
+		v, err := ParseNumber(s[:i])
+		if err != nil {
+			return 0, "", fmt.Errorf("%q: %v", s, err)
+		}
+		return v, strings.TrimSpace(s[i:]), nil
 	}
 	return 0, "", fmt.Errorf("%q does not start with a number", s)
 }
@@ -108,20 +138,60 @@ func ParseRate(s string) (float64, error) {
 }
 
 // ParseDuration parses a Go-style duration ("1.5s", "200ms", "1h30m") or a
-// bare number of seconds into seconds.
+// bare number of seconds into seconds. A number with one unit may use any
+// spelling of a number ("1e9s", "2.5e-3ms"), like sizes and rates, and is not
+// bounded by time.Duration's 292 years: the range checks of the field read
+// it.
 func ParseDuration(s string) (float64, error) {
 	s = strings.TrimSpace(s)
-	if v, err := strconv.ParseFloat(s, 64); err == nil {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, fmt.Errorf("duration %q is not finite", s)
+	if _, err := strconv.ParseFloat(s, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		v, err := ParseNumber(s)
+		if err != nil {
+			return 0, fmt.Errorf("duration %v", err)
 		}
 		return v, nil
 	}
-	d, err := time.ParseDuration(s)
+	if v, unit, err := splitNumber(s); err == nil {
+		if sec, ok := durationUnits[unit]; ok {
+			return scaleDuration(strings.TrimSpace(strings.TrimSuffix(s, unit)), v, sec)
+		}
+	}
+	d, err := time.ParseDuration(s) // several units: 1h30m
 	if err != nil {
 		return 0, fmt.Errorf("duration %q: expected a number of seconds or a value like 1.5s, 200ms, 2h", s)
 	}
 	return d.Seconds(), nil
+}
+
+// durationUnits are time.ParseDuration's units, in seconds (as the exact
+// decimals scaleDuration multiplies by).
+var durationUnits = map[string]string{"ns": "1e-9", "us": "1e-6", "µs": "1e-6", "μs": "1e-6", "ms": "1e-3", "s": "1", "m": "60", "h": "3600"}
+
+// scaleDuration is the number num (whose value is v) of units of sec
+// seconds, computed exactly and rounded once. A whole number of
+// nanoseconds within time.Duration's range is converted as
+// time.Duration.Seconds does, so that values time.ParseDuration reads
+// exactly keep their bits; any other (an exponent, a fraction of a
+// nanosecond, beyond 292 years) is not cut to what a time.Duration holds.
+func scaleDuration(num string, v float64, sec string) (float64, error) {
+	if v == 0 {
+		return 0, nil // and no 10^exponent for "0e999999999"
+	}
+	r, ok := new(big.Rat).SetString(num)
+	unit, _ := new(big.Rat).SetString(sec)
+	if !ok || unit == nil {
+		return 0, fmt.Errorf("duration: %q is not a number", num)
+	}
+	r.Mul(r, unit)
+	ns := new(big.Rat).Mul(r, big.NewRat(1e9, 1))
+	if ns.IsInt() && ns.Num().IsInt64() {
+		return time.Duration(ns.Num().Int64()).Seconds(), nil
+	}
+	out, _ := r.Float64()
+	if math.IsInf(out, 0) {
+		return 0, fmt.Errorf("duration of %g x %ss is not finite", v, sec)
+	}
+	return out, nil
 }
 
 // FormatBytes renders a size with a decimal prefix, e.g. 1.5e9 -> "1.5GB".
@@ -130,18 +200,36 @@ func FormatBytes(b float64) string { return formatSI(b, "B") }
 // FormatRate renders bytes per second as bits per second, e.g. 1.25e9 -> "10Gbps".
 func FormatRate(bytesPerSec float64) string { return formatSI(bytesPerSec*8, "bps") }
 
-// FormatDuration renders seconds compactly ("1.5s", "250ms", "2h3m").
+// FormatDuration renders seconds compactly ("1.5s", "250ms", "2h3m"). From
+// 10 minutes on it is Go's h/m/s form, with whole hours beyond what a
+// time.Duration holds (292 years), so that no value wraps around.
 func FormatDuration(sec float64) string {
 	switch {
 	case sec == 0:
 		return "0s"
+	case math.IsNaN(sec) || math.IsInf(sec, 0):
+		return strconv.FormatFloat(sec, 'g', -1, 64) + "s"
 	case math.Abs(sec) < 1:
 		return trim(sec*1000) + "ms"
 	case math.Abs(sec) < 600:
 		return trim(sec) + "s"
+	case math.Abs(sec) < maxDurationSeconds:
+		return time.Duration(math.Round(sec) * float64(time.Second)).String()
 	}
-	return time.Duration(math.Round(sec) * float64(time.Second)).String()
+	sign := ""
+	if sec < 0 {
+		sign, sec = "-", -sec
+	}
+	rest := math.Mod(sec, 3600) // exact
+	h := math.Round((sec - rest) / 3600)
+	if rest = math.Round(rest); rest == 3600 { // whole seconds, as time.Duration's form
+		h, rest = h+1, 0
+	}
+	return fmt.Sprintf("%s%.0fh%dm%ds", sign, h, int(rest)/60, int(rest)%60)
 }
+
+// maxDurationSeconds is the longest span a time.Duration holds, 2^63 ns.
+const maxDurationSeconds = float64(math.MaxInt64) / 1e9
 
 func formatSI(v float64, unit string) string {
 	for _, p := range []struct {

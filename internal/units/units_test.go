@@ -1,6 +1,9 @@
 package units
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 func TestParse(t *testing.T) {
 	for _, c := range []struct {
@@ -60,6 +63,45 @@ func TestFormatAndExactMarshal(t *testing.T) {
 		var dback Duration
 		if err := dback.UnmarshalText(d); err != nil || float64(dback) != v {
 			t.Errorf("Duration %v -> %s -> %v (%v)", v, d, dback, err)
+		}
+	}
+}
+
+// Every spelling of a number reads the same value: exponents, spans beyond
+// time.Duration's 292 years and values below a nanosecond, which
+// time.ParseDuration rejects or reads as 0.
+func TestParseDurationSpellings(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want float64
+	}{
+		{"1e9s", 1e9}, {"1000000000s", 1e9}, {"2.5e-3ms", 2.5e-6}, {"0.0000025ms", 2.5e-9},
+		{"1e-10s", 1e-10}, {"0.0000000001s", 1e-10}, {"0.1ns", 1e-10},
+		{"1e6h", 3.6e9}, {"1000000h", 3.6e9}, {"3e6h", 1.08e10}, {"0s", 0}, {"0.000ms", 0}, {".5s", 0.5}, {"-2ms", -0.002}, {"0e999999999s", 0},
+	} {
+		got, err := ParseDuration(c.in)
+		if err != nil || math.Abs(got-c.want) > 1e-15*math.Abs(c.want) {
+			t.Errorf("ParseDuration(%q) = %v, %v; want %v", c.in, got, err, c.want)
+		}
+	}
+	for _, bad := range []string{"1e400s", "1h3", "1e9", "s", "1e9x"} {
+		if v, err := ParseDuration(bad); err == nil && bad != "1e9" {
+			t.Errorf("ParseDuration(%q) = %v, accepted", bad, v)
+		}
+	}
+}
+
+// Durations beyond a time.Duration print as whole hours, never wrapped.
+func TestFormatDurationNeverWraps(t *testing.T) {
+	for _, c := range []struct {
+		sec  float64
+		want string
+	}{
+		{5400, "1h30m0s"}, {1e18, "277777777777777h46m40s"}, {-1e18, "-277777777777777h46m40s"},
+		{1e12, "277777777h46m40s"}, {9.3e9, "2583333h20m0s"}, {math.Inf(1), "+Infs"},
+	} {
+		if got := FormatDuration(c.sec); got != c.want {
+			t.Errorf("FormatDuration(%g) = %s, want %s", c.sec, got, c.want)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/netsched/netsched/internal/textread"
+	"github.com/netsched/netsched/internal/units"
 	"github.com/netsched/netsched/trace"
 	"github.com/netsched/netsched/workload"
 )
@@ -131,6 +132,9 @@ func (p *parser) coflow(f []string) (Coflow, *ParseError) {
 	if err != nil {
 		return c, err
 	}
+	if ms/1000 > workload.MaxSeconds {
+		return c, p.errf("arrival", "%s ms is beyond the limit of %g s (netsched's bounds, docs/scenario.md#limits)", f[1], float64(workload.MaxSeconds))
+	}
 	if ms < p.lastArr {
 		return c, p.errf("arrival", "%s ms is earlier than the previous coflow's %s ms: the trace must be sorted by arrival", f[1], fmtNum(p.lastArr))
 	}
@@ -234,9 +238,12 @@ func (p *parser) int(field, tok string, least int) (int, *ParseError) {
 
 // float parses a finite, non-negative number.
 func (p *parser) float(field, tok string) (float64, *ParseError) {
-	v, err := strconv.ParseFloat(tok, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+	v, err := units.ParseNumber(tok) // the one reader of every spelling
+	if f, perr := strconv.ParseFloat(tok, 64); perr != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 		return 0, p.errf(field, "%q is not a finite number", tok)
+	}
+	if err != nil { // rounds to 0, or not plain decimal
+		return 0, p.errf(field, "%v", err)
 	}
 	if v < 0 {
 		return 0, p.errf(field, "%s is negative", tok)

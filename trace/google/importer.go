@@ -509,7 +509,7 @@ func (s *Source) Summary() Summary { return s.sum }
 func TasksJob(id string, arrival float64, computes []float64) workload.Job {
 	tasks := make([]workload.Task, len(computes))
 	for i, c := range computes {
-		tasks[i] = workload.Task{Compute: c, Pin: workload.NoPin}
+		tasks[i] = workload.Task{Share: 1, Compute: c, Pin: workload.NoPin}
 	}
 	return workload.Job{ID: id, Arrival: arrival, Stages: []workload.Stage{{ID: StageID, Tasks: tasks}}}
 }

@@ -65,7 +65,7 @@ func openTrace(t *testing.T, path string, options map[string]any) (*Source, []wo
 func job(id string, arrival float64, computes ...float64) workload.Job {
 	tasks := make([]workload.Task, len(computes))
 	for i, c := range computes {
-		tasks[i] = workload.Task{Compute: c, Pin: workload.NoPin}
+		tasks[i] = workload.Task{Share: 1, Compute: c, Pin: workload.NoPin}
 	}
 	return workload.Job{ID: id, Arrival: arrival, Stages: []workload.Stage{{ID: "tasks", Tasks: tasks}}}
 }

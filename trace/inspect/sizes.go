@@ -83,13 +83,6 @@ type inflow struct {
 	shared  float64
 }
 
-func share(v float64) float64 {
-	if v == 0 {
-		return 1 // the task model's "0 means 1"
-	}
-	return v
-}
-
 func genShare(g *workload.TaskGen) float64 {
 	if g.Share.Kind == "" && g.Share.A == 0 {
 		return float64(g.Count)
@@ -111,7 +104,7 @@ func fileInput(s *workload.Stage) float64 {
 func stageOutput(s *workload.Stage, in inflow) float64 {
 	total := 0.0
 	for _, t := range s.Tasks {
-		total += share(t.Share)
+		total += t.Share
 	}
 	if g := s.Generate; g != nil {
 		total += genShare(g)
@@ -121,7 +114,7 @@ func stageOutput(s *workload.Stage, in inflow) float64 {
 		if t.OutputRatio > 0 {
 			fetched := in.perTask
 			if total > 0 {
-				fetched += in.shared * share(t.Share) / total
+				fetched += in.shared * t.Share / total
 			}
 			out += t.OutputRatio * (t.Input + fetched)
 		} else {

@@ -160,8 +160,9 @@ func (c *CoflowConfig) Job(cf *coflowbench.Coflow, arrival float64) (workload.Jo
 	for i, r := range cf.Reducers {
 		share := r.Bytes
 		if share == 0 {
-			// Share 0 means 1 in the task model; the smallest positive
-			// share keeps an empty reducer (almost) empty.
+			// The smallest positive share keeps an empty reducer
+			// (almost) empty and a stage of empty reducers valid; it is
+			// what the recorded results were made with.
 			share = math.SmallestNonzeroFloat64
 		}
 		t := workload.Task{

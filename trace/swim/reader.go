@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/netsched/netsched/internal/textread"
+	"github.com/netsched/netsched/internal/units"
 	"github.com/netsched/netsched/trace"
 	"github.com/netsched/netsched/workload"
 )
@@ -114,6 +115,9 @@ func (r *Reader) parse(text string) (Record, error) {
 	if rec.ID == "" {
 		return Record{}, r.errf(r.line, "id", "empty job id")
 	}
+	if err := workload.CheckID("job", rec.ID); err != nil {
+		return Record{}, r.errf(r.line, "id", "%v", err)
+	}
 	if first, dup := r.ids[rec.ID]; dup {
 		return Record{}, r.errf(r.line, "id", "duplicate job id %q (first on line %d)", rec.ID, first)
 	}
@@ -150,6 +154,9 @@ func (r *Reader) number(field, tok string) (float64, error) {
 	}
 	if err != nil {
 		return 0, r.errf(r.line, field, "%q is not a number", tok)
+	}
+	if _, err := units.ParseNumber(tok); err != nil { // 1e-400: the one reader's range
+		return 0, r.errf(r.line, field, "%v", err)
 	}
 	if v < 0 {
 		return 0, r.errf(r.line, field, "%s is negative", tok)
