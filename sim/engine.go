@@ -122,8 +122,11 @@ type Engine struct {
 
 type runStats struct {
 	events, decisions, offers int
-	passes                    int       // loop iterations, for progress reports and interrupts
-	lastReport                time.Time // wall time of the last progress report
+	passes                    int // loop iterations, for progress reports and interrupts
+	// edgeVisits counts the tasks visited along stage edges (sizes, shuffle
+	// queues, completions): linear in the tasks, which tests check.
+	edgeVisits int
+	lastReport time.Time // wall time of the last progress report
 }
 
 // New prepares a run of sc with scheduler s (see sched.NewScheduler). It

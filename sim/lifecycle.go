@@ -103,7 +103,8 @@ func (e *Engine) materialize(spec *workload.Job) *state.Job {
 			ts := &specs[st.Index][t.Index]
 			in := ts.Input
 			for _, edge := range st.Parents {
-				for _, p := range edge.Parent.Tasks {
+				for _, p := range edgeTasks(edge.Parent.Tasks, edge.Pattern, t.Index) {
+					e.stats.edgeVisits++
 					in += contribution(p, t, edge.Pattern)
 				}
 			}
@@ -150,6 +151,20 @@ func contribution(p, c *state.Task, pat workload.Pattern) float64 {
 		return 0
 	}
 	return p.OutputBytes * c.Share / c.Stage.TotalShare
+}
+
+// edgeTasks is the tasks, of one stage of an edge, that task i of the
+// stage at its other end exchanges data with: all of them, or task i alone
+// on a one-to-one edge (whose stages have as many tasks: Job.Validate), so
+// that such an edge costs one visit per task, not one per pair.
+func edgeTasks(tasks []*state.Task, pat workload.Pattern, i int) []*state.Task {
+	if pat != workload.OneToOne {
+		return tasks
+	}
+	if i < 0 || i >= len(tasks) {
+		return nil
+	}
+	return tasks[i : i+1]
 }
 
 // topoOrder lists stages parents-first (Validate rejected cycles).
@@ -361,10 +376,8 @@ func (e *Engine) shuffleQueue(t *state.Task, m int) {
 	}
 	touched := e.touched[:0]
 	for _, edge := range t.Stage.Parents {
-		for _, p := range edge.Parent.Tasks {
-			if edge.Pattern == workload.OneToOne && p.Index != t.Index {
-				continue
-			}
+		for _, p := range edgeTasks(edge.Parent.Tasks, edge.Pattern, t.Index) {
+			e.stats.edgeVisits++
 			if p.State != state.Done {
 				f.Outstanding++ // fetched when p finishes
 				continue
