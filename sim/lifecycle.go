@@ -63,6 +63,7 @@ func (e *Engine) materialize(spec *workload.Job) *state.Job {
 		}
 	}
 	j.Blocked = j.WaitFor > 0
+	j.WaitingStages = state.NewIndexSet(len(spec.Stages))
 	r := e.jobRand(j.Seq)
 	uploaded := e.uploaded
 	e.uploaded = nil
@@ -311,6 +312,9 @@ func (e *Engine) stageReady(st *state.Stage) {
 		t.ReadyAt = e.now
 		st.WaitQ.Add(t, e.rackOf)
 	}
+	if st.Started < len(st.Tasks) {
+		j.WaitingStages.Add(st.Index)
+	}
 	j.Waiting += len(st.Tasks)
 	e.waitingTotal += len(st.Tasks)
 	e.taskArrival = true
@@ -361,6 +365,9 @@ func (e *Engine) reserve(t *state.Task, m int) {
 	j.Waiting--
 	e.waitingTotal--
 	t.Stage.Started++
+	if t.Stage.Started == len(t.Stage.Tasks) {
+		j.WaitingStages.Remove(t.Stage.Index)
+	}
 	e.planned = append(e.planned, t)
 }
 
