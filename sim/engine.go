@@ -248,6 +248,9 @@ func (e *Engine) Run() (*metrics.Result, error) {
 		}
 		e.now = t
 		e.net.AdvanceTo(t, e.flowDone)
+		if err := e.net.Err(); err != nil {
+			return nil, fmt.Errorf("t=%gs: %w", e.now, err)
+		}
 		for e.err == nil && e.events.Len() > 0 && e.events.peekTime() <= t {
 			e.handle(e.events.pop())
 		}
