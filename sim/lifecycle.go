@@ -28,8 +28,8 @@ func (e *Engine) arrive() {
 		return
 	}
 	j := e.materialize(spec)
-	if e.err != nil {
-		return
+	if e.err != nil || e.interrupt {
+		return // (an interrupted job is left half built, and out)
 	}
 	e.jobs = append(e.jobs, j)
 	e.jobsByID[j.ID] = j
@@ -75,6 +75,9 @@ func (e *Engine) materialize(spec *workload.Job) *state.Job {
 		index[ss.ID] = st
 		specs[si] = ss.Expand(r)
 		for ti, ts := range specs[si] {
+			if e.interruptedAt(j.TasksTotal + ti + 1) {
+				return j
+			}
 			t := &state.Task{Stage: st, Index: ti, Machine: -1, Pin: ts.Pin, SplitBytes: ts.Input, Share: ts.Share}
 			st.Tasks = append(st.Tasks, t)
 			st.TotalShare += ts.Share
@@ -99,8 +102,12 @@ func (e *Engine) materialize(spec *workload.Job) *state.Job {
 		parentTotal += p.Total
 	}
 	out := &state.JobOutput{ID: j.ID, Job: j}
+	sized := 0
 	for _, st := range topoOrder(j.Stages) {
 		for _, t := range st.Tasks {
+			if sized++; e.interruptedAt(sized) {
+				return j
+			}
 			ts := &specs[st.Index][t.Index]
 			in := ts.Input
 			for _, edge := range st.Parents {
