@@ -138,8 +138,8 @@ func (m *monitor) skip(n *Network, limit float64) {
 		return
 	}
 	if limit/iv >= maxSamples {
-		n.err = fmt.Errorf("network: the next event is at t=%gs, %.3g monitor intervals of %gs away, beyond the %.3g samples whose times are exact: "+
-			"a link is probably far slower than intended (check goodput, nic, rack_uplink, rack_downlink and port speeds)", limit, limit/iv, iv, float64(maxSamples))
+		n.err = fmt.Errorf("network: t=%gs: the next event is at t=%gs, %.3g monitor intervals of %gs away, beyond the %.3g samples whose times are exact: "+
+			"a link is probably far slower than intended (check goodput, nic, rack_uplink, rack_downlink and port speeds)", n.now, limit, limit/iv, iv, float64(maxSamples))
 		return
 	}
 	// The last due sample: an estimate, then corrected with the exact test

@@ -252,7 +252,7 @@ func (e *Engine) Run() (*metrics.Result, error) {
 		e.now = t
 		e.net.AdvanceTo(t, e.flowDone)
 		if err := e.net.Err(); err != nil {
-			return nil, fmt.Errorf("t=%gs: %w", e.now, err)
+			return nil, err // (it names the network's time)
 		}
 		for e.err == nil && e.events.Len() > 0 && e.events.peekTime() <= t && !e.interrupted() {
 			e.handle(e.events.pop())
