@@ -67,7 +67,7 @@ func (n *Network) advance(t float64, done func(Completion)) {
 	if math.IsNaN(t) {
 		return
 	}
-	for {
+	for n.err == nil {
 		n.flush()
 		te := n.nextTime()
 		if m := n.mon; m != nil && m.resting {
@@ -103,7 +103,7 @@ func (n *Network) advance(t float64, done func(Completion)) {
 			n.mon.sample(n, te)
 		}
 	}
-	if t > n.now && !math.IsInf(t, 1) {
+	if t > n.now && !math.IsInf(t, 1) && n.err == nil {
 		n.now = t
 	}
 }

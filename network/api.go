@@ -182,4 +182,8 @@ type API interface {
 	LinkLoad() []float64
 	// Latest monitor reading (zero Sample before the first).
 	Monitor() Sample
+	// Err is the error that stopped the network's clock (a quantity past
+	// what the model represents exactly), or nil. Once set, AdvanceTo does
+	// nothing: the run cannot go on.
+	Err() error
 }

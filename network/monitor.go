@@ -1,6 +1,16 @@
 package network
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
+
+// maxSamples bounds the samples a run takes: sample k is at k x Interval,
+// exact while k is below 2^53. It is far beyond any real run (2^53 seconds
+// are 285 million years), but a link slowed to nothing by a typo puts the
+// next event there; then the run stops with an error instead of counting
+// samples one by one past where float64 counts exactly.
+const maxSamples = 1 << 53
 
 // monitor samples the network every Interval: the utilisation of every link
 // and the receive rate of every machine over the interval, then smoothed
@@ -127,7 +137,13 @@ func (m *monitor) skip(n *Network, limit float64) {
 	if !due(m.k + 1) {
 		return
 	}
-	// The last due sample: an estimate, then corrected with the exact test.
+	if limit/iv >= maxSamples {
+		n.err = fmt.Errorf("network: t=%gs: the next event is at t=%gs, %.3g monitor intervals of %gs away, beyond the %.3g samples whose times are exact: "+
+			"a link is probably far slower than intended (check goodput, nic, rack_uplink, rack_downlink and port speeds)", n.now, limit, limit/iv, iv, float64(maxSamples))
+		return
+	}
+	// The last due sample: an estimate, then corrected with the exact test
+	// (a few steps: the estimate is off by the event tolerance at most).
 	K := max(m.k+1, int(limit/iv))
 	for !due(K) {
 		K--

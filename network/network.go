@@ -45,6 +45,7 @@ type Network struct {
 
 	ocs *ocsState
 	mon *monitor
+	err error // stops the clock (Err)
 
 	pending []Completion // found while a mutation moved time forward
 	batch   []Completion
@@ -66,6 +67,9 @@ func New(cfg Config) (*Network, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkIntervals(cfg); err != nil {
+		return nil, err
+	}
 	n := &Network{
 		cfg:     cfg,
 		flows:   make([]*flow, 1, 64), // flows[0]: no flow has id 0
@@ -80,6 +84,9 @@ func New(cfg Config) (*Network, error) {
 	}
 	return n, nil
 }
+
+// Err is the error that stopped the network's clock, or nil.
+func (n *Network) Err() error { return n.err }
 
 // Config returns the configuration as checked (Kind and Racks filled in).
 func (n *Network) Config() Config { return n.cfg }

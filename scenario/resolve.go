@@ -291,8 +291,8 @@ func checkScaledRates(cfg network.Config) error {
 func resolveMonitor(m MonitorSpec, src *source) (network.MonitorConfig, error) {
 	cfg := network.DefaultMonitor()
 	if src.has("network.monitor.interval") {
-		if m.Interval == 0 {
-			return cfg, src.at("network.monitor.interval", "expected a duration > 0, like 1s")
+		if float64(m.Interval) < network.MinInterval {
+			return cfg, src.at("network.monitor.interval", "expected a duration of at least 1ms (each sample is a simulation step), like 1s")
 		}
 		cfg.Interval = float64(m.Interval)
 	}
@@ -320,8 +320,8 @@ func resolveOCS(o *OCSSpec, src *source) (network.OCSConfig, error) {
 		cfg.PortSpeed = float64(o.PortSpeed) // checked with the other rates
 	}
 	if src.has("network.ocs.interval") {
-		if o.Interval == 0 {
-			return cfg, src.at("network.ocs.interval", "expected a duration > 0, like 1s")
+		if float64(o.Interval) < network.MinInterval {
+			return cfg, src.at("network.ocs.interval", "expected a duration of at least 1ms (each reconfiguration is a simulation step), like 1s")
 		}
 		cfg.Interval = float64(o.Interval)
 	}

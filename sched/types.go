@@ -97,6 +97,19 @@ func (j Job) Spec() *workload.Job { return j.p.Spec }
 // Stages lists the job's stages in index order.
 func (j Job) Stages() iter.Seq2[int, Stage] { return seq[state.Stage, Stage](j.p.Stages) }
 
+// WaitingStages lists, in index order, the stages with waiting tasks
+// (WaitingCount > 0), without visiting the others.
+func (j Job) WaitingStages() iter.Seq2[int, Stage] {
+	return func(yield func(int, Stage) bool) {
+		set := &j.p.WaitingStages
+		for i := set.Next(0); i >= 0; i = set.Next(i + 1) {
+			if !yield(i, Stage{j.p.Stages[i]}) {
+				return
+			}
+		}
+	}
+}
+
 // ParentJobs are the ids of the jobs this one reads (a workflow's
 // dependencies), in the workload's order.
 func (j Job) ParentJobs() []string { return append([]string(nil), j.p.Spec.After...) }

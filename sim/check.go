@@ -58,6 +58,9 @@ func (e *Engine) checkInvariants() {
 		e.fail("check: the engine holds %d flows in flight, the network %d", n, e.net.ActiveFlows())
 		return
 	}
+	if !e.waitingStagesIndexed() {
+		return
+	}
 	links, load := e.net.Links(), e.net.LinkLoad()
 	for i, l := range links {
 		if load[i] > l.Capacity*(1+1e-9)+1e-9 {
@@ -65,4 +68,23 @@ func (e *Engine) checkInvariants() {
 			return
 		}
 	}
+}
+
+// waitingStagesIndexed checks that every job's WaitingStages lists exactly
+// its stages with waiting tasks (ready, not every task started).
+func (e *Engine) waitingStagesIndexed() bool {
+	for _, j := range e.jobs {
+		next := j.WaitingStages.Next(0)
+		for _, st := range j.Stages {
+			waiting := st.Ready && st.Started < len(st.Tasks)
+			if listed := next == st.Index; listed != waiting {
+				e.fail("check: stage %s/%s has %d of %d tasks started (ready: %v); in the job's waiting stages: %v", j.ID, st.ID, st.Started, len(st.Tasks), st.Ready, listed)
+				return false
+			}
+			if next == st.Index {
+				next = j.WaitingStages.Next(next + 1)
+			}
+		}
+	}
+	return true
 }

@@ -85,7 +85,7 @@ type Engine struct {
 	unfinished  int             // arrived, not finished
 	stoppedAt   float64         // engine.until or an interrupt cut the run here; 0: it ran to the end
 	done        <-chan struct{} // closed: interrupt the run (RunContext)
-	interrupt   bool            // the run was interrupted
+	interrupt   bool            // done was found closed: the run stops where it is
 	liveTasks   int             // tasks of the jobs held, as last counted (budget)
 
 	flows flowTable // flows in flight, by tag
@@ -122,8 +122,11 @@ type Engine struct {
 
 type runStats struct {
 	events, decisions, offers int
-	passes                    int       // loop iterations, for progress reports and interrupts
-	lastReport                time.Time // wall time of the last progress report
+	passes                    int // loop iterations, for progress reports and interrupts
+	// edgeVisits counts the tasks visited along stage edges (sizes, shuffle
+	// queues, completions): linear in the tasks, which tests check.
+	edgeVisits int
+	lastReport time.Time // wall time of the last progress report
 }
 
 // New prepares a run of sc with scheduler s (see sched.NewScheduler). It
@@ -225,6 +228,9 @@ func (e *Engine) Run() (*metrics.Result, error) {
 	if err := e.readNextJob(); err != nil {
 		return nil, err
 	}
+	if e.interrupted() {
+		return e.metrics.result(e), nil // while the workload was read ahead
+	}
 	if e.ticker != nil && e.ticker.TickInterval() > 0 {
 		e.events.push(event{time: e.ticker.TickInterval(), kind: evTick})
 	}
@@ -245,7 +251,10 @@ func (e *Engine) Run() (*metrics.Result, error) {
 		}
 		e.now = t
 		e.net.AdvanceTo(t, e.flowDone)
-		for e.err == nil && e.events.Len() > 0 && e.events.peekTime() <= t {
+		if err := e.net.Err(); err != nil {
+			return nil, err // (it names the network's time)
+		}
+		for e.err == nil && e.events.Len() > 0 && e.events.peekTime() <= t && !e.interrupted() {
 			e.handle(e.events.pop())
 		}
 		if e.err != nil {
@@ -256,15 +265,13 @@ func (e *Engine) Run() (*metrics.Result, error) {
 		if e.check {
 			e.checkInvariants()
 		}
-		// Every 1024 passes: a progress report, and the run's context.
-		if e.stats.passes++; e.stats.passes&1023 == 0 {
-			if e.progress != nil {
-				e.reportProgress()
-			}
-			if e.interrupted() {
-				e.stoppedAt, e.interrupt = e.now, true
-				break
-			}
+		// Every 1024 passes: a progress report.
+		if e.stats.passes++; e.stats.passes&1023 == 0 && e.progress != nil {
+			e.reportProgress()
+		}
+		if e.interrupted() {
+			e.stoppedAt = e.now
+			break
 		}
 		e.repeatTicks()
 		if err := e.idleHeartbeats(); err != nil {
@@ -454,7 +461,7 @@ func (e *Engine) readNextJob() error {
 // trace length for planners only.
 func (e *Engine) planAhead(pl sched.Planner) error {
 	var all []*workload.Job
-	for {
+	for !e.interrupted() {
 		spec, ok, err := e.src.Next()
 		if err != nil {
 			return err

@@ -64,6 +64,8 @@ func (n *freeNet) NextEvent() float64 {
 	return n.flows[n.due[0]].end
 }
 
+func (n *freeNet) Err() error { return nil }
+
 func (n *freeNet) AdvanceTo(t float64, done func(network.Completion)) {
 	for n.NextEvent() <= t {
 		id := n.due.pop(n)

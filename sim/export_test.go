@@ -1,6 +1,11 @@
 package sim
 
-import "github.com/netsched/netsched/network"
+import (
+	"github.com/netsched/netsched/metrics"
+	"github.com/netsched/netsched/network"
+	"github.com/netsched/netsched/scenario"
+	"github.com/netsched/netsched/sched"
+)
 
 // SetNewNetwork substitutes the network model of the runs that follow (for
 // benchmarks of the engine alone); it returns a function restoring it.
@@ -15,4 +20,15 @@ func SetNewNetwork(f func(network.Config) (network.API, error)) (restore func())
 func TakeEveryTick() (restore func()) {
 	everyTick = true
 	return func() { everyTick = false }
+}
+
+// RunCountingEdgeVisits runs sc with s and also returns how many tasks the
+// engine visited along stage edges.
+func RunCountingEdgeVisits(sc *scenario.Scenario, s sched.Scheduler) (*metrics.Result, int, error) {
+	e, err := New(sc, s)
+	if err != nil {
+		return nil, 0, err
+	}
+	res, err := e.Run()
+	return res, e.stats.edgeVisits, err
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/netsched/netsched/sched"
 
 	"github.com/netsched/netsched/network"
-	"github.com/netsched/netsched/workload"
 )
 
 // pumpFetches starts queued fetches up to the parallel-fetch limit (local
@@ -202,8 +201,9 @@ func (e *Engine) finishTask(t *state.Task) {
 			}
 		}
 		if child.Started > 0 {
-			for _, c := range child.Tasks {
-				if c.State != state.InInput || edge.Pattern == workload.OneToOne && c.Index != t.Index {
+			for _, c := range edgeTasks(child.Tasks, edge.Pattern, t.Index) {
+				e.stats.edgeVisits++
+				if c.State != state.InInput {
 					continue
 				}
 				c.Fetch.Outstanding--

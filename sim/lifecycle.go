@@ -28,8 +28,8 @@ func (e *Engine) arrive() {
 		return
 	}
 	j := e.materialize(spec)
-	if e.err != nil {
-		return
+	if e.err != nil || e.interrupt {
+		return // (an interrupted job is left half built, and out)
 	}
 	e.jobs = append(e.jobs, j)
 	e.jobsByID[j.ID] = j
@@ -63,6 +63,7 @@ func (e *Engine) materialize(spec *workload.Job) *state.Job {
 		}
 	}
 	j.Blocked = j.WaitFor > 0
+	j.WaitingStages = state.NewIndexSet(len(spec.Stages))
 	r := e.jobRand(j.Seq)
 	uploaded := e.uploaded
 	e.uploaded = nil
@@ -74,6 +75,9 @@ func (e *Engine) materialize(spec *workload.Job) *state.Job {
 		index[ss.ID] = st
 		specs[si] = ss.Expand(r)
 		for ti, ts := range specs[si] {
+			if e.interruptedAt(j.TasksTotal + ti + 1) {
+				return j
+			}
 			t := &state.Task{Stage: st, Index: ti, Machine: -1, Pin: ts.Pin, SplitBytes: ts.Input, Share: ts.Share}
 			st.Tasks = append(st.Tasks, t)
 			st.TotalShare += ts.Share
@@ -98,12 +102,17 @@ func (e *Engine) materialize(spec *workload.Job) *state.Job {
 		parentTotal += p.Total
 	}
 	out := &state.JobOutput{ID: j.ID, Job: j}
+	sized := 0
 	for _, st := range topoOrder(j.Stages) {
 		for _, t := range st.Tasks {
+			if sized++; e.interruptedAt(sized) {
+				return j
+			}
 			ts := &specs[st.Index][t.Index]
 			in := ts.Input
 			for _, edge := range st.Parents {
-				for _, p := range edge.Parent.Tasks {
+				for _, p := range edgeTasks(edge.Parent.Tasks, edge.Pattern, t.Index) {
+					e.stats.edgeVisits++
 					in += contribution(p, t, edge.Pattern)
 				}
 			}
@@ -150,6 +159,20 @@ func contribution(p, c *state.Task, pat workload.Pattern) float64 {
 		return 0
 	}
 	return p.OutputBytes * c.Share / c.Stage.TotalShare
+}
+
+// edgeTasks is the tasks, of one stage of an edge, that task i of the
+// stage at its other end exchanges data with: all of them, or task i alone
+// on a one-to-one edge (whose stages have as many tasks: Job.Validate), so
+// that such an edge costs one visit per task, not one per pair.
+func edgeTasks(tasks []*state.Task, pat workload.Pattern, i int) []*state.Task {
+	if pat != workload.OneToOne {
+		return tasks
+	}
+	if i < 0 || i >= len(tasks) {
+		return nil
+	}
+	return tasks[i : i+1]
 }
 
 // topoOrder lists stages parents-first (Validate rejected cycles).
@@ -296,6 +319,9 @@ func (e *Engine) stageReady(st *state.Stage) {
 		t.ReadyAt = e.now
 		st.WaitQ.Add(t, e.rackOf)
 	}
+	if st.Started < len(st.Tasks) {
+		j.WaitingStages.Add(st.Index)
+	}
 	j.Waiting += len(st.Tasks)
 	e.waitingTotal += len(st.Tasks)
 	e.taskArrival = true
@@ -346,6 +372,9 @@ func (e *Engine) reserve(t *state.Task, m int) {
 	j.Waiting--
 	e.waitingTotal--
 	t.Stage.Started++
+	if t.Stage.Started == len(t.Stage.Tasks) {
+		j.WaitingStages.Remove(t.Stage.Index)
+	}
 	e.planned = append(e.planned, t)
 }
 
@@ -361,10 +390,8 @@ func (e *Engine) shuffleQueue(t *state.Task, m int) {
 	}
 	touched := e.touched[:0]
 	for _, edge := range t.Stage.Parents {
-		for _, p := range edge.Parent.Tasks {
-			if edge.Pattern == workload.OneToOne && p.Index != t.Index {
-				continue
-			}
+		for _, p := range edgeTasks(edge.Parent.Tasks, edge.Pattern, t.Index) {
+			e.stats.edgeVisits++
 			if p.State != state.Done {
 				f.Outstanding++ // fetched when p finishes
 				continue

@@ -194,8 +194,9 @@ workload:
 	}
 }
 
-// A run whose context is done stops at the next poll (every 1024 passes)
-// and reports what finished, marked interrupted.
+// A run whose context is done stops at the next check and reports what
+// finished, marked interrupted: cut mid-run (the context cancelled at the
+// 1000th scheduler call), or at once when it was done before the start.
 func TestRunContextInterrupt(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("cluster: {racks: 1, machines_per_rack: 1, slots_per_machine: 1, nic: 1MB/s}\nworkload:\n  jobs:\n")
@@ -207,15 +208,18 @@ func TestRunContextInterrupt(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	s, _ := sched.NewScheduler("fifo", nil)
-	r, err := sim.RunContext(ctx, sc, s, nil)
+	fifo, _ := sched.NewScheduler("fifo", nil)
+	r, err := sim.RunContext(ctx, sc, &cancelling{inner: fifo, cancel: cancel, cancelAt: 1000}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sum := r.Summary
 	if !sum.Interrupted || sum.StoppedAt <= 0 || len(r.Jobs) == 0 || len(r.Jobs) >= 3000 || sum.Unfinished < 0 || sum.Jobs != len(r.Jobs) {
-		t.Fatalf("interrupted %v at %g with %d jobs done, %d unfinished; want a run cut after its first 1024 passes", sum.Interrupted, sum.StoppedAt, len(r.Jobs), sum.Unfinished)
+		t.Fatalf("interrupted %v at %g with %d jobs done, %d unfinished; want a run cut mid-way", sum.Interrupted, sum.StoppedAt, len(r.Jobs), sum.Unfinished)
+	}
+	s, _ := sched.NewScheduler("fifo", nil)
+	if r, err = sim.RunContext(ctx, sc, s, nil); err != nil || !r.Summary.Interrupted || len(r.Jobs) != 0 {
+		t.Fatalf("cancelled before the start: %v, interrupted %v, %d jobs done; want none", err, r.Summary.Interrupted, len(r.Jobs))
 	}
 	s, _ = sched.NewScheduler("fifo", nil)
 	if r, err = sim.RunContext(context.Background(), sc, s, nil); err != nil || r.Summary.Interrupted || len(r.Jobs) != 3000 {

@@ -107,7 +107,7 @@ func (e *Engine) rackHeartbeat(r int) {
 // change a slot at the same instant (a task with no input leaves its input
 // phase at once), so passes repeat while they place tasks and leave news.
 func (e *Engine) schedulingPass() {
-	for e.passOnce() && (len(e.slotChanged) > 0 || e.taskArrival) && e.err == nil {
+	for e.passOnce() && (len(e.slotChanged) > 0 || e.taskArrival) && e.err == nil && !e.interrupt {
 	}
 }
 
@@ -156,14 +156,14 @@ func (e *Engine) passOnce() (placed bool) {
 			}
 		}
 	}
-	for _, m := range order {
+	for k, m := range order {
 		for e.machines[m].Free > 0 && e.waitingTotal > 0 {
 			e.stats.offers++
 			if !e.offer(m) || e.err != nil {
 				break
 			}
 		}
-		if e.err != nil {
+		if e.err != nil || e.interruptedAt(k+1) {
 			return
 		}
 	}

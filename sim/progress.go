@@ -27,24 +27,31 @@ func RunWithProgress(sc *scenario.Scenario, s sched.Scheduler, report func(Progr
 // RunContext is RunWithProgress (report may be nil) that stops when ctx is
 // done, as engine.until would at that instant: the result holds what
 // finished, with Summary.StoppedAt and Interrupted set. Where it stops
-// depends on the wall clock, so such a result is not reproducible; ctx is
-// read about every 1024 scheduling passes.
+// depends on the wall clock, so such a result is not reproducible. ctx is
+// read after every step of the simulation, every event of an instant and
+// every 1024 slot offers and tasks built: every loop whose length the
+// workload sets.
 func RunContext(ctx context.Context, sc *scenario.Scenario, s sched.Scheduler, report func(Progress)) (*metrics.Result, error) {
 	return runWith(ctx, sc, s, report)
 }
 
-// interrupted reports whether the run's context is done.
+// interrupted reports whether the run's context is done; once it is, the
+// run stops at the first check and e.interrupt stays set.
 func (e *Engine) interrupted() bool {
-	if e.done == nil {
-		return false
+	if e.interrupt || e.done == nil {
+		return e.interrupt
 	}
 	select {
 	case <-e.done:
-		return true
+		e.interrupt = true
 	default:
-		return false
 	}
+	return e.interrupt
 }
+
+// interruptedAt is interrupted read on every 1024th step i of a loop, which
+// keeps the check off the cost of short iterations.
+func (e *Engine) interruptedAt(i int) bool { return i&1023 == 0 && e.interrupted() }
 
 // reportProgress calls the progress function when a second of wall time
 // has passed; Run calls it once every 1024 passes, to read the clock

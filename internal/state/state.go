@@ -55,6 +55,10 @@ type Job struct {
 	Finish  float64 // -1 before
 	Spec    *workload.Job
 	Stages  []*Stage
+	// WaitingStages indexes the stages with waiting tasks (ready, with a
+	// task neither started nor planned), for offers that look for the
+	// first of them without scanning every stage.
+	WaitingStages IndexSet
 
 	Recurring bool
 	Class     string

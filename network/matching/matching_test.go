@@ -141,3 +141,67 @@ func BenchmarkMaxWeight30(b *testing.B) {
 		}
 	}
 }
+
+// Greedy's total against the maximum on random sparse demand of the OCS's
+// shape (a few elephant rack pairs per rack), uniform or heavy-tailed: never
+// below half of it, as proved, and within 10% on average (measured at seed
+// 7: uniform mean 0.955, worst 0.83; lognormal mean 0.999, worst 0.93).
+func TestGreedyError(t *testing.T) {
+	for _, demand := range []struct {
+		name string
+		draw func(*rand.Rand) float64
+	}{
+		{"uniform", func(r *rand.Rand) float64 { return r.Float64() }},
+		{"lognormal", func(r *rand.Rand) float64 { return math.Exp(3 * r.NormFloat64()) }},
+	} {
+		t.Run(demand.name, func(t *testing.T) {
+			mean, worst := greedyRatios(t, demand.draw)
+			t.Logf("greedy / maximum: mean %.4f, worst %.4f", mean, worst)
+			if mean < 0.9 {
+				t.Errorf("greedy reaches %.4f of the maximum on average, want at least 0.9", mean)
+			}
+		})
+	}
+}
+
+// greedyRatios is the mean and worst ratio of Greedy's total to the
+// maximum over random sparse square instances with weights from draw.
+func greedyRatios(t *testing.T, draw func(*rand.Rand) float64) (mean, worst float64) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	worst = 1.0
+	const trials = 300
+	for trial := range trials {
+		n := 5 + rng.IntN(60)
+		w := make([][]float64, n)
+		var edges []Edge
+		for i := range w {
+			w[i] = make([]float64, n)
+			for range 1 + rng.IntN(4) {
+				if j := rng.IntN(n); j != i {
+					w[i][j] += draw(rng)
+				}
+			}
+			for j, x := range w[i] {
+				if x > 0 {
+					edges = append(edges, Edge{Row: i, Col: j, Weight: x})
+				}
+			}
+		}
+		_, exact, err := MaxWeight(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		assign, total := Greedy(n, edges)
+		checkAssignment(t, w, assign, total)
+		ratio := 1.0
+		if exact > 0 {
+			ratio = total / exact
+		}
+		if ratio < 0.5 || ratio > 1+1e-9 {
+			t.Fatalf("trial %d: greedy %g, maximum %g: ratio %g outside [0.5, 1]", trial, total, exact, ratio)
+		}
+		worst = min(worst, ratio)
+		mean += ratio / trials
+	}
+	return mean, worst
+}

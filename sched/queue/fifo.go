@@ -24,8 +24,7 @@ func init() {
 // that may run there (YARN's FifoScheduler, §2: no delay scheduling).
 type FIFO struct {
 	flows
-	yarn   bool
-	stages []sched.Stage // scratch: a job's stages for locate.First
+	yarn bool
 }
 
 func (f *FIFO) Offer(v sched.View, m int, pl *sched.Plan) {
@@ -42,11 +41,7 @@ func (f *FIFO) find(v sched.View, m int) sched.Task {
 		}
 		if !f.yarn {
 			// order: stage — stage then index order
-			f.stages = f.stages[:0]
-			for _, st := range j.Stages() {
-				f.stages = append(f.stages, st)
-			}
-			if t := locate.First(f.stages, m); !t.IsZero() {
+			if t := locate.FirstOf(j.WaitingStages(), m); !t.IsZero() {
 				return t
 			}
 			continue

@@ -1,9 +1,12 @@
 package queue_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/netsched/netsched/sched/internal/schedtest"
+	"github.com/netsched/netsched/sim"
+	"github.com/netsched/netsched/workload"
 )
 
 // Request priorities inside a job with slow start, on one machine with two
@@ -75,5 +78,31 @@ scheduler: {name: fifo, params: {order: yarn}}
 `)
 	if r.Summary.NodeLocality < 0.6 {
 		t.Fatalf("node locality %v; FIFO should prefer node-local tasks", r.Summary.NodeLocality)
+	}
+}
+
+// A job of many stages is offered slots without a scan of every stage per
+// offer (Job.WaitingStages): 100,000 one-task stages on one slot take
+// 100,000 offers, which a scan of every stage made about 10^10 stage
+// visits (a job of 200,000 stages timed out), and now take about a second.
+func TestFIFOManyStages(t *testing.T) {
+	const stages = 100_000
+	sc := schedtest.Parse(t, `
+cluster: {racks: 1, machines_per_rack: 1, slots_per_machine: 1, nic: 1Gbps}
+workload: {jobs: [{id: A, stages: [{id: s, count: 1}]}]}
+scheduler: fifo
+`)
+	sc.Check = false // its invariants visit every stage per instant
+	job := workload.Job{ID: "A", Stages: make([]workload.Stage, stages)}
+	for i := range job.Stages {
+		job.Stages[i] = workload.Stage{ID: fmt.Sprint("s", i), Tasks: []workload.Task{{Compute: 1, Pin: workload.NoPin}}}
+	}
+	sc.OpenWorkload = func() (workload.Source, error) { return &workload.SliceSource{Jobs: []workload.Job{job}}, nil }
+	res, err := sim.Run(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Summary.Tasks != stages || res.Summary.Makespan != stages {
+		t.Errorf("%d tasks done in %gs, want %d in %ds (one at a time)", res.Summary.Tasks, res.Summary.Makespan, stages, stages)
 	}
 }

@@ -8,11 +8,20 @@
 // waiting for the engine.
 package locate
 
-import "github.com/netsched/netsched/sched"
+import (
+	"iter"
+	"slices"
+
+	"github.com/netsched/netsched/sched"
+)
 
 // First is the first waiting task of stages, in stage then index order,
 // that may run on m: no locality preference.
-func First(stages []sched.Stage, m int) sched.Task {
+func First(stages []sched.Stage, m int) sched.Task { return FirstOf(slices.All(stages), m) }
+
+// FirstOf is First over stages listed by an iterator (such as
+// Job.WaitingStages), which it stops at the task found.
+func FirstOf(stages iter.Seq2[int, sched.Stage], m int) sched.Task {
 	for _, st := range stages {
 		if st.WaitingCount() > 0 {
 			if t := st.NextWaiting(m); !t.IsZero() {
