@@ -132,8 +132,9 @@ func fastDecodeJob(text []byte, js *JobSpec) error {
 // plainKeys rejects what encoding/json accepts but the YAML decoder, and
 // netsched's rules, do not: object keys other than lower-case ASCII words
 // (encoding/json matches "ID" for "id"), a key given twice in one object
-// (encoding/json keeps the last), and a number that parseNumber refuses
-// (1e-400, which encoding/json reads as 0). The record is then decoded
+// (encoding/json keeps the last), a number that parseNumber refuses
+// (1e-400, which encoding/json reads as 0) and an empty string value
+// (nonEmpty, as checkShape applies it). The record is then decoded
 // again by the YAML decoder, which reports it at its line and column.
 // text must be valid JSON, where a key is exactly a string followed by a
 // colon.
@@ -158,6 +159,9 @@ func plainKeys(text []byte) error {
 			key, end, plain := jsonString(text, i)
 			i = end
 			if !isKey(text, end+1) {
+				if err := nonEmpty(string(key)); err != nil {
+					return err // (a job's every string is a field: none may be empty)
+				}
 				continue
 			}
 			if !plain || len(key) == 0 {

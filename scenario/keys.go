@@ -65,8 +65,10 @@ func checkShape(n ast.Node, t reflect.Type, path string) error {
 			return errAt(n, "%v", err)
 		case isInt(t.Kind()) || t.Kind() == reflect.Float64:
 			return errAt(n, "expected %s, got %s", describeType(t), describeNode(n))
-		case t.Kind() == reflect.String && v.Value == "":
-			return errAt(n, "expected a non-empty string (leave the key out for its default)")
+		case t.Kind() == reflect.String:
+			if err := nonEmpty(v.Value); err != nil {
+				return errAt(n, "%v", err)
+			}
 		}
 	case *ast.BoolNode:
 		if isInt(t.Kind()) || t.Kind() == reflect.Float64 {
@@ -92,6 +94,15 @@ func checkShape(n ast.Node, t reflect.Type, path string) error {
 }
 
 var errNotPlain = errors.New("not a plain number")
+
+// nonEmpty is the rule for every string field, on every path that decodes
+// one: an empty string is no value (an absent key takes the default).
+func nonEmpty(s string) error {
+	if s == "" {
+		return errors.New("expected a non-empty string (leave the key out for its default)")
+	}
+	return nil
+}
 
 // plainNumber reads an unquoted scalar that looks like a number with
 // parseNumber: what YAML 1.2 calls a float ("1e-9"), which the YAML

@@ -142,6 +142,9 @@ func parseDocument(name string, data []byte) (_ *source, err error) {
 	if err := CheckNesting(name, data); err != nil {
 		return nil, err
 	}
+	if err := checkTreeSize(name, 1, "this YAML document", data); err != nil {
+		return nil, err
+	}
 	file, err := parser.ParseBytes(data, 0)
 	if err != nil {
 		return nil, src.convert(err)

@@ -162,8 +162,13 @@ func (lr *lineReader) next() (JobSpec, *source, error) {
 		}
 		text = bytes.Clone(text) // kept by the source for later messages
 		var js JobSpec
-		if fastDecodeJob(text, &js) == nil {
+		fastErr := fastDecodeJob(text, &js)
+		if fastErr == nil {
 			return js, &source{name: lr.name, line0: lr.line - 1, lazy: text}, nil
+		}
+		if treeBytes(text) > MaxTreeBytes { // too large for the YAML decoder, which would locate the error
+			return JobSpec{}, nil, &Error{File: lr.name, Line: lr.line, Column: 1, Msg: fmt.Sprintf(
+				"%v (a record of more than %d MiB besides spaces is read as plain JSON only; docs/scenario.md#limits)", fastErr, MaxTreeBytes>>20)}
 		}
 		src, perr := parseDocument(lr.name, text)
 		if perr != nil {

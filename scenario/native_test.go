@@ -239,9 +239,27 @@ func TestPlainKeys(t *testing.T) {
 		`{"i\u0064": "a"}`:                   false,
 		`{"id": "\"quoted\": yes"}`:          true,
 		`{"": 1}`:                            false,
+		`{"id": "a", "user": ""}`:            false,
 	} {
 		if err := plainKeys([]byte(text)); (err == nil) != ok {
 			t.Errorf("%s: %v", text, err)
+		}
+	}
+}
+
+// An empty string is refused by the JSONL fast path as by the YAML
+// path, with the same message at the same place.
+func TestEmptyStringsRefusedOnBothPaths(t *testing.T) {
+	for _, field := range []string{`"id": ""`, `"id": "a", "user": ""`, `"id": "a", "queue": ""`, `"id": "a", "class": ""`, `"id": "a", "after": [""]`} {
+		record := `{` + field + `, "stages": [{"id": "m", "count": 1}]}`
+		_, jsonErr := DecodeJobsJSONL("t.jsonl", strings.NewReader(record+"\n"))
+		_, yamlErr := DecodeJobsYAML("t.yaml", []byte("jobs:\n- "+record+"\n"))
+		if jsonErr == nil || yamlErr == nil || !strings.Contains(jsonErr.Error(), "expected a non-empty string") {
+			t.Fatalf("%s: JSONL %v; YAML %v; want both refused", field, jsonErr, yamlErr)
+		}
+		// The same column: the YAML record starts 2 columns later, a line lower.
+		if j, y := jsonErr.(*Error), yamlErr.(*Error); j.Msg != y.Msg || j.Column+2 != y.Column || y.Line != 2 {
+			t.Errorf("%s: JSONL %v; YAML %v; want the same message and place", field, jsonErr, yamlErr)
 		}
 	}
 }

@@ -253,6 +253,9 @@ func decodeSplit(name string, sl *splitList, v any, add func(*JobSpec)) (src *so
 				continue
 			}
 		}
+		if err := checkTreeSize(name, it.line0+1, "this job", it.text); err != nil {
+			return nil, true, err
+		}
 		file, perr := parser.ParseBytes(itemText(it.text, it.dash), 0)
 		if perr != nil || len(file.Docs) != 1 || file.Docs[0].Body == nil {
 			return nil, false, nil

@@ -15,6 +15,7 @@
 package sched
 
 import (
+	"errors"
 	"iter"
 
 	"github.com/netsched/netsched/network"
@@ -209,6 +210,11 @@ type Initializer interface {
 type Failer interface {
 	Err() error
 }
+
+// ErrCheck is wrapped by every error of a failed check-mode assertion (the
+// engine's invariants, a scheduler's own checks), so that a broken
+// invariant can be told from an input the run rightly rejects.
+var ErrCheck = errors.New("check")
 
 // EventKind names a lifecycle event.
 type EventKind int

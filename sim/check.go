@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/netsched/netsched/internal/state"
+	"github.com/netsched/netsched/sched"
 	"github.com/netsched/netsched/workload"
 )
 
@@ -19,43 +20,43 @@ func (e *Engine) checkInvariants() {
 				inInput++
 			}
 			if t.Machine != m.ID || t.State != state.InInput && t.State != state.Computing {
-				e.fail("check: %s is listed on machine %d in state %s", t, m.ID, t.State)
+				e.violated("%s is listed on machine %d in state %s", t, m.ID, t.State)
 				return
 			}
 		}
 		if busy > m.Slots || m.Free != m.Slots-busy || m.Free < 0 {
-			e.fail("check: machine %d has %d of %d slots busy but %d free", m.ID, busy, m.Slots, m.Free)
+			e.violated("machine %d has %d of %d slots busy but %d free", m.ID, busy, m.Slots, m.Free)
 			return
 		}
 		if e.free.has(m.ID) != (m.Free > 0) {
-			e.fail("check: machine %d has %d free slots; in the free set: %v", m.ID, m.Free, e.free.has(m.ID))
+			e.violated("machine %d has %d free slots; in the free set: %v", m.ID, m.Free, e.free.has(m.ID))
 			return
 		}
 		if inInput != m.InputPhase {
-			e.fail("check: machine %d counts %d input-phase tasks, has %d", m.ID, m.InputPhase, inInput)
+			e.violated("machine %d counts %d input-phase tasks, has %d", m.ID, m.InputPhase, inInput)
 			return
 		}
 		held += busy
 		computing += busy - inInput
 		for _, t := range m.Running {
 			if !t.Stage.Ready {
-				e.fail("check: %s runs before its stage is ready", t)
+				e.violated("%s runs before its stage is ready", t)
 				return
 			}
 			for _, edge := range t.Stage.Parents {
 				if edge.Kind == workload.StartsAfter && edge.Parent.Finished < len(edge.Parent.Tasks) {
-					e.fail("check: %s runs before parent stage %s finished", t, edge.Parent.ID)
+					e.violated("%s runs before parent stage %s finished", t, edge.Parent.ID)
 					return
 				}
 			}
 		}
 	}
 	if held != e.held || computing != e.computing {
-		e.fail("check: the engine counts %d held slots and %d computing tasks, the machines have %d and %d", e.held, e.computing, held, computing)
+		e.violated("the engine counts %d held slots and %d computing tasks, the machines have %d and %d", e.held, e.computing, held, computing)
 		return
 	}
 	if n := e.flows.inFlight(); n != e.net.ActiveFlows() {
-		e.fail("check: the engine holds %d flows in flight, the network %d", n, e.net.ActiveFlows())
+		e.violated("the engine holds %d flows in flight, the network %d", n, e.net.ActiveFlows())
 		return
 	}
 	if !e.waitingStagesIndexed() {
@@ -64,7 +65,7 @@ func (e *Engine) checkInvariants() {
 	links, load := e.net.Links(), e.net.LinkLoad()
 	for i, l := range links {
 		if load[i] > l.Capacity*(1+1e-9)+1e-9 {
-			e.fail("check: link %s carries %g bytes/s, above its capacity %g", l.Name, load[i], l.Capacity)
+			e.violated("link %s carries %g bytes/s, above its capacity %g", l.Name, load[i], l.Capacity)
 			return
 		}
 	}
@@ -78,7 +79,7 @@ func (e *Engine) waitingStagesIndexed() bool {
 		for _, st := range j.Stages {
 			waiting := st.Ready && st.Started < len(st.Tasks)
 			if listed := next == st.Index; listed != waiting {
-				e.fail("check: stage %s/%s has %d of %d tasks started (ready: %v); in the job's waiting stages: %v", j.ID, st.ID, st.Started, len(st.Tasks), st.Ready, listed)
+				e.violated("stage %s/%s has %d of %d tasks started (ready: %v); in the job's waiting stages: %v", j.ID, st.ID, st.Started, len(st.Tasks), st.Ready, listed)
 				return false
 			}
 			if next == st.Index {
@@ -87,4 +88,10 @@ func (e *Engine) waitingStagesIndexed() bool {
 		}
 	}
 	return true
+}
+
+// violated stops the run with a failed invariant: the error wraps
+// sched.ErrCheck, which a rejected input never does.
+func (e *Engine) violated(format string, a ...any) {
+	e.fail("%w: "+format, append([]any{sched.ErrCheck}, a...)...)
 }

@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -90,6 +91,9 @@ scheduler: fifo
 			}
 			if offers == "immediate" && !strings.Contains(err.Error(), "t=1s") {
 				t.Fatalf("got %v, want the deadlock reported at t=1s", err)
+			}
+			if errors.Is(err, sched.ErrCheck) {
+				t.Fatalf("got %v: a deadlock the scenario causes is no failed check", err)
 			}
 		})
 	}

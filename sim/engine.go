@@ -323,7 +323,7 @@ func (e *Engine) deadlocked() error {
 func (e *Engine) checkScheduler() {
 	if e.failer != nil {
 		if err := e.failer.Err(); err != nil {
-			e.fail("scheduler %s: %v", e.sc.Scheduler.Name, err)
+			e.fail("scheduler %s: %w", e.sc.Scheduler.Name, err) // (a failed check stays sched.ErrCheck)
 		}
 	}
 }

@@ -137,7 +137,7 @@ func (e *Engine) flowDone(c network.Completion) {
 	e.metrics.flow(rec, e.now)
 	e.rates.finished(rec)
 	if e.check && math.Abs(c.Size-rec.Bytes) > 1e-6*math.Max(1, rec.Bytes) {
-		e.fail("check: flow of %s carried %g bytes, expected %g", rec.Task, c.Size, rec.Bytes)
+		e.violated("flow of %s carried %g bytes, expected %g", rec.Task, c.Size, rec.Bytes)
 	}
 	t := rec.Task
 	t.ReceivedByte += rec.Bytes
@@ -153,7 +153,7 @@ func (e *Engine) flowDone(c network.Completion) {
 
 func (e *Engine) inputDone(t *state.Task) {
 	if e.check && math.Abs(t.ReceivedByte-t.InputBytes) > 1e-6*math.Max(1, t.InputBytes) {
-		e.fail("check: %s received %g bytes, its input is %g", t, t.ReceivedByte, t.InputBytes)
+		e.violated("%s received %g bytes, its input is %g", t, t.ReceivedByte, t.InputBytes)
 	}
 	t.State = state.Computing
 	t.InputDoneAt = e.now

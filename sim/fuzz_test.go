@@ -1,17 +1,20 @@
 package sim_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/netsched/netsched/scenario"
+	"github.com/netsched/netsched/sched"
 	"github.com/netsched/netsched/sim"
 )
 
 // FuzzRun fuzzes the whole path: any bytes that load as a small scenario
-// (at most 16 machines, 500 tasks, explicit jobs) must run to an end — a
-// result or an error, never a panic or a hang. The seeds are the inline
+// (at most 16 machines, 500 tasks, explicit jobs) must run in check mode to
+// an end — a result or an error, never a panic, a hang or a failed
+// invariant (an error wrapping sched.ErrCheck). The seeds are the inline
 // scenarios of testdata/fuzz-seeds and scenario/testdata/*.yaml; the
 // corpus the fuzzer finds lives in testdata/fuzz/FuzzRun.
 func FuzzRun(f *testing.F) {
@@ -31,8 +34,11 @@ func FuzzRun(f *testing.F) {
 		sc.Check = true
 		sc.Output.Tasks, sc.Output.Timeline = true, true
 		res, err := sim.Run(sc)
+		if errors.Is(err, sched.ErrCheck) {
+			t.Fatalf("an invariant failed: %v", err)
+		}
 		if err != nil {
-			return
+			return // an input the run rejects
 		}
 		if _, err := res.Files(); err != nil {
 			t.Fatalf("a finished run's files: %v", err)

@@ -20,7 +20,7 @@ func (s *Scheduler) assert(v sched.View, m int) {
 		return
 	}
 	if err := s.checkMachine(v, m); err != nil {
-		s.err = fmt.Errorf("pushbox check at t=%gs, machine %d: %w", v.Now(), m, err)
+		s.err = fmt.Errorf("pushbox %w at t=%gs, machine %d: %w", sched.ErrCheck, v.Now(), m, err)
 	}
 }
 

@@ -37,7 +37,7 @@ func ReadFile(path string) (*Trace, error) {
 //   - counts, ports and the arrival are numbers; #mappers and #reducers are
 //     at least 1 and the line holds exactly that many entries;
 //   - every port is in [0, ports); sizes are finite and >= 0;
-//   - coflow ids are unique;
+//   - coflow ids are unique printable text (workload.CheckID);
 //   - arrivals never decrease: an out-of-order line is rejected (not
 //     sorted), because a replay that silently reorders the trace would no
 //     longer replay the file it was given.
@@ -125,6 +125,9 @@ func (p *parser) coflow(f []string) (Coflow, *ParseError) {
 		return c, p.errf(fieldAt(len(f)), "line ends after %d fields: expected `<id> <arrival ms> <#mappers> <mapper ports> <#reducers> <port:MB ...>`", len(f))
 	}
 	c.ID = f[0]
+	if err := workload.CheckID("coflow", c.ID); err != nil {
+		return c, p.errf("id", "%v", err) // (checked again as a job's id, without the line)
+	}
 	if first, dup := p.ids[c.ID]; dup {
 		return c, p.errf("id", "duplicate coflow id %q (first on line %d)", c.ID, first)
 	}

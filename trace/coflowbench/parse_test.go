@@ -73,6 +73,8 @@ func TestParseErrors(t *testing.T) {
 		{"arrival rounds to 0", "3 1\n1 1e-400 1 0 1 1:1\n", 2, "arrival", "below the smallest number"},
 		{"arrivals unsorted", "3 2\n1 10 1 0 1 1:1\n2 9 1 0 1 1:1\n", 3, "arrival", "sorted by arrival"},
 		{"duplicate id", "3 2\n1 0 1 0 1 1:1\n1 0 1 0 1 1:1\n", 3, "id", "duplicate coflow id \"1\" (first on line 2)"},
+		{"id with a control character", "3 2\n1 0 1 0 1 1:1\nc\x01x 0 1 0 1 1:1\n", 3, "id", `coflow id "c\x01x" holds the character U+0001; ids are printable text`},
+		{"id with a C1 control character", "3 1\nc\u009fx 0 1 0 1 1:1\n", 2, "id", "holds the character U+009F"},
 		{"mapper count not numeric", "3 1\n1 0 one 0 1 1:1\n", 2, "#mappers", "not an integer"},
 		{"mapper count zero", "3 1\n1 0 0 1 1:1\n", 2, "#mappers", "below the minimum 1"},
 		{"mapper count too large", "3 1\n1 0 3 0 1 1:1\n", 2, "end of line", "#mappers is 3"},
