@@ -295,6 +295,9 @@ type View interface {
 
 	// Jobs are the active (arrived, unfinished) jobs in arrival order.
 	Jobs() iter.Seq2[int, Job]
+	// WaitingJobs are the active jobs with waiting tasks (Waiting() > 0),
+	// in arrival order, without visiting the others.
+	WaitingJobs() iter.Seq[Job]
 	NumJobs() int
 	Job(id string) (Job, bool)
 	WaitingTasks() int // waiting tasks in the cluster, this pass's plan deducted

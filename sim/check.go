@@ -72,8 +72,27 @@ func (e *Engine) checkInvariants() {
 }
 
 // waitingStagesIndexed checks that every job's WaitingStages lists exactly
-// its stages with waiting tasks (ready, not every task started).
+// its stages with waiting tasks (ready, not every task started), and that
+// waitingJobs lists exactly the jobs with waiting tasks.
 func (e *Engine) waitingStagesIndexed() bool {
+	next := e.waitingJobs.Next(0)
+	for _, j := range e.jobs {
+		for next >= 0 && next < j.Seq {
+			e.violated("job number %d is listed as waiting but is not active", next)
+			return false
+		}
+		if listed := next == j.Seq; listed != (j.Waiting > 0) {
+			e.violated("job %s has %d waiting tasks; in the waiting jobs: %v", j.ID, j.Waiting, listed)
+			return false
+		}
+		if next == j.Seq {
+			next = e.waitingJobs.Next(next + 1)
+		}
+	}
+	if next >= 0 {
+		e.violated("job number %d is listed as waiting but is not active", next)
+		return false
+	}
 	for _, j := range e.jobs {
 		next := j.WaitingStages.Next(0)
 		for _, st := range j.Stages {

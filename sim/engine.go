@@ -104,6 +104,10 @@ type Engine struct {
 	hbScheduled  []bool
 	hbPhase      []float64
 	waitingTotal int
+	// waitingJobs holds the Seq of every job with waiting tasks, so that an
+	// offer finds the first of them in arrival order without walking the
+	// active jobs, most of which may have none (reducers fetching).
+	waitingJobs state.IndexSet
 	// Slots in the cluster, slots held, and tasks in their compute phase,
 	// kept as tasks move so that telling progress from a deadlock is O(1)
 	// per instant.

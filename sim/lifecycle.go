@@ -323,6 +323,9 @@ func (e *Engine) stageReady(st *state.Stage) {
 		j.WaitingStages.Add(st.Index)
 	}
 	j.Waiting += len(st.Tasks)
+	if j.Waiting > 0 {
+		e.waitingJobs.Add(j.Seq)
+	}
 	e.waitingTotal += len(st.Tasks)
 	e.taskArrival = true
 	e.observe(sched.Event{Kind: sched.StageReady, Job: sched.WrapJob(j), Stage: sched.WrapStage(st)})
@@ -370,6 +373,9 @@ func (e *Engine) reserve(t *state.Task, m int) {
 	mc.Planned = append(mc.Planned, t)
 	e.held++
 	j.Waiting--
+	if j.Waiting == 0 {
+		e.waitingJobs.Remove(j.Seq)
+	}
 	e.waitingTotal--
 	t.Stage.Started++
 	if t.Stage.Started == len(t.Stage.Tasks) {

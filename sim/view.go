@@ -1,9 +1,11 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"iter"
 	"math"
+	"slices"
 
 	"github.com/netsched/netsched/internal/state"
 	"github.com/netsched/netsched/network"
@@ -47,6 +49,25 @@ func (v *view) Jobs() iter.Seq2[int, sched.Job] {
 			if !yield(i, sched.WrapJob(j)) {
 				return
 			}
+		}
+	}
+}
+
+// WaitingJobs yields the active jobs with waiting tasks in arrival order:
+// Jobs without the others, found through the engine's index (e.jobs is in
+// Seq order, so each member is found by binary search).
+func (v *view) WaitingJobs() iter.Seq[sched.Job] {
+	return func(yield func(sched.Job) bool) {
+		jobs := v.e.jobs
+		for seq := v.e.waitingJobs.Next(0); seq >= 0; seq = v.e.waitingJobs.Next(seq + 1) {
+			i, ok := slices.BinarySearchFunc(jobs, seq, func(j *state.Job, s int) int { return cmp.Compare(j.Seq, s) })
+			if !ok {
+				continue // cannot happen: checked in check mode
+			}
+			if !yield(sched.WrapJob(jobs[i])) {
+				return
+			}
+			jobs = jobs[i+1:]
 		}
 	}
 }

@@ -2,8 +2,9 @@ package state
 
 import "math/bits"
 
-// IndexSet is a set of small non-negative integers (a job's stage indexes)
-// listed in increasing order. A bit per index and a summary bit per word of
+// IndexSet is a set of small non-negative integers (a job's stage indexes,
+// the engine's jobs with waiting tasks by arrival number) listed in
+// increasing order; it grows as larger members are added. A bit per index and a summary bit per word of
 // 64 find the next member past a run of absent ones in a few word reads,
 // so a job of 200,000 stages with few of them waiting is not scanned whole
 // on every slot offer.
@@ -21,6 +22,12 @@ func NewIndexSet(n int) IndexSet {
 // Add puts i in the set.
 func (s *IndexSet) Add(i int) {
 	w := i / 64
+	for w >= len(s.words) {
+		s.words = append(s.words, 0)
+	}
+	for w/64 >= len(s.summary) {
+		s.summary = append(s.summary, 0)
+	}
 	s.words[w] |= 1 << (i % 64)
 	s.summary[w/64] |= 1 << (w % 64)
 }
@@ -28,6 +35,9 @@ func (s *IndexSet) Add(i int) {
 // Remove takes i out of the set.
 func (s *IndexSet) Remove(i int) {
 	w := i / 64
+	if w >= len(s.words) {
+		return
+	}
 	s.words[w] &^= 1 << (i % 64)
 	if s.words[w] == 0 {
 		s.summary[w/64] &^= 1 << (w % 64)

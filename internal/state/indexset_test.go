@@ -1,6 +1,7 @@
 package state
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 )
@@ -44,5 +45,24 @@ func TestIndexSetMatchesBools(t *testing.T) {
 	}
 	if s.Next(n) != -1 || s.Next(n+1000) != -1 {
 		t.Error("Next past the end found a member")
+	}
+}
+
+// An IndexSet grows as larger members are added (the engine's waiting jobs
+// are numbered by arrival, without a bound known in advance), and removing
+// a member it never had is a no-op.
+func TestIndexSetGrows(t *testing.T) {
+	var s IndexSet
+	s.Remove(5000)
+	for _, i := range []int{3, 70, 4100, 300_000} {
+		s.Add(i)
+	}
+	s.Remove(70)
+	var got []int
+	for i := s.Next(0); i >= 0; i = s.Next(i + 1) {
+		got = append(got, i)
+	}
+	if fmt.Sprint(got) != "[3 4100 300000]" {
+		t.Errorf("members %v, want [3 4100 300000]", got)
 	}
 }

@@ -35,10 +35,7 @@ func (f *FIFO) Offer(v sched.View, m int, pl *sched.Plan) {
 
 // find is the task FIFO places on m, if any.
 func (f *FIFO) find(v sched.View, m int) sched.Task {
-	for _, j := range v.Jobs() {
-		if j.Waiting() == 0 {
-			continue
-		}
+	for j := range v.WaitingJobs() {
 		if !f.yarn {
 			// order: stage — stage then index order
 			if t := locate.FirstOf(j.WaitingStages(), m); !t.IsZero() {
