@@ -145,22 +145,18 @@ func Reproduce(name string, opts ReproduceOptions) (*Reproduction, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := report.NewResults(opts.Out, out.Table)
-	rep, err := report.Generate(res, report.Options{
-		Out: opts.ReportDir, Baseline: sw.Report.Baseline, At: sw.Report.At,
-		Title: "Reproduction " + name + ": " + sw.Name, Description: sw.Description,
-	})
-	if err != nil {
-		return nil, err
-	}
 	src, err := fs.ReadFile(CatalogFS, name+".yaml")
 	if err != nil {
 		return nil, err
 	}
-	extra := []outdir.File{{Name: "results.csv", Data: out.Table.CSV()}, {Name: "sweep.yaml", Data: src}}
-	if err := outdir.Write(opts.ReportDir, extra); err != nil {
+	res := report.NewResults(opts.Out, out.Table)
+	rep, err := report.Generate(res, report.Options{
+		Out: opts.ReportDir, Baseline: sw.Report.Baseline, At: sw.Report.At,
+		Title: "Reproduction " + name + ": " + sw.Name, Description: sw.Description,
+		Extra: []outdir.File{{Name: "results.csv", Data: out.Table.CSV()}, {Name: "sweep.yaml", Data: src}},
+	})
+	if err != nil {
 		return nil, err
 	}
-	rep.Files = append(rep.Files, outdir.Names(extra)...)
 	return &Reproduction{Sweep: sw, Outcome: out, Report: rep}, nil
 }

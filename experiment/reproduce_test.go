@@ -90,3 +90,32 @@ func TestCatalogTraceMissingOrElsewhere(t *testing.T) {
 		t.Errorf("trace in the data directory not found: %v", err)
 	}
 }
+
+// A committed report directory written before netsched listed its files
+// (report.html, figures, results.csv, sweep.yaml, and a hand-written
+// README.md beside them) is updated in one step: the reproduction's files
+// are replaced, the README kept.
+func TestReproduceUpdatesAnOlderReportDirectory(t *testing.T) {
+	t.Chdir(t.TempDir())
+	dir := "report"
+	for name, text := range map[string]string{"report.html": "old", "results.csv": "old", "sweep.yaml": "old", "README.md": "mine", "figures/x.svg": "old"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Reproduce("delay/locality", ReproduceOptions{ReportDir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	for name, old := range map[string]bool{"results.csv": true, "sweep.yaml": true, "report.html": true, "README.md": false} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if replaced := string(data) != "old" && string(data) != "mine"; replaced != old {
+			t.Errorf("%s: replaced %v, want %v", name, replaced, old)
+		}
+	}
+}

@@ -18,6 +18,10 @@ type Options struct {
 	At          map[string]string // grid point of the single-point figures (default: each parameter's first value)
 	Title       string            // default: "netsched report: <dir>"
 	Description string
+	// Extra files are written with the report, in the same step (a
+	// reproduction's results.csv and sweep file): a directory that an
+	// older netsched wrote then takes them all as its own at once.
+	Extra []outdir.File
 }
 
 // Output lists what Generate wrote.
@@ -85,6 +89,7 @@ func Generate(r *Results, opts Options) (*Output, error) {
 		}
 		files = append(files, outdir.File{Name: "report.html", Data: html})
 	}
+	files = append(files, opts.Extra...)
 	if err := outdir.Write(opts.Out, files); err != nil {
 		return nil, err
 	}
