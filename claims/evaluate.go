@@ -198,12 +198,19 @@ func merge(a, b map[string]string) map[string]string {
 // entry is rerun.
 var errNotRecorded = errors.New("the results do not record the metric")
 
+// quotientSep joins the two metrics of a quotient ("A / B").
+const quotientSep = " / "
+
+// MetricParts are the results.csv metrics a claim's metric reads: itself,
+// or the two of a quotient.
+func MetricParts(metric string) []string { return strings.Split(metric, quotientSep) }
+
 // pick returns the metric's value per seed (see pickMetric); a metric
 // written "A / B" is the quotient of two metrics of the same cell, seed by
 // seed (the OCS's share of the cross-rack bytes: bytes.ocs_bytes /
 // bytes.total.cross_rack).
 func pick(t *report.Table, metric, sched string, at map[string]string) (map[uint64]float64, error) {
-	num, den, quotient := strings.Cut(metric, " / ")
+	num, den, quotient := strings.Cut(metric, quotientSep)
 	if !quotient {
 		return pickMetric(t, metric, sched, at)
 	}
