@@ -335,11 +335,17 @@ func Excerpt(s string) string {
 	if len(s) <= MaxExcerpt {
 		return s
 	}
-	cut := MaxExcerpt
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
+	cut := runeCut(s, MaxExcerpt)
 	return fmt.Sprintf("%s... (%d bytes in all)", s[:cut], len(s))
+}
+
+// runeCut is the largest length <= n at which s can be cut without
+// splitting a UTF-8 character (len(s) > n).
+func runeCut(s string, n int) int {
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return n
 }
 
 // MaxMessage is the longest error message text kept whole; a longer one
@@ -351,10 +357,7 @@ func CapMessage(msg string) string {
 	if len(msg) <= MaxMessage {
 		return msg
 	}
-	cut := MaxMessage
-	for cut > 0 && !utf8.RuneStart(msg[cut]) {
-		cut--
-	}
+	cut := runeCut(msg, MaxMessage)
 	return strings.TrimSpace(msg[:cut]) + fmt.Sprintf("... (message cut at %d of %d bytes)", cut, len(msg))
 }
 
